@@ -1,0 +1,124 @@
+import { DecodeError } from './types.ts';
+
+/**
+ * A bounds-checked cursor over a frame. Every read past the end throws `DecodeError`, so a
+ * truncated or mutated frame becomes a counted bad frame instead of an unexpected RangeError.
+ */
+export class Reader {
+  pos: number;
+  readonly end: number;
+  constructor(readonly buf: Buffer, start = 0, end = buf.length) {
+    this.pos = start;
+    this.end = Math.min(end, buf.length);
+  }
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+  private need(n: number): number {
+    if (n < 0 || this.pos + n > this.end) throw new DecodeError(`truncated: need ${n} bytes at ${this.pos}, have ${this.end - this.pos}`);
+    const at = this.pos;
+    this.pos += n;
+    return at;
+  }
+  skip(n: number): this {
+    this.need(n);
+    return this;
+  }
+  u8(): number { return this.buf[this.need(1)]; }
+  i8(): number { return this.buf.readInt8(this.need(1)); }
+  u16(): number { return this.buf.readUInt16BE(this.need(2)); }
+  i16(): number { return this.buf.readInt16BE(this.need(2)); }
+  u24(): number { return this.buf.readUIntBE(this.need(3), 3); }
+  u32(): number { return this.buf.readUInt32BE(this.need(4)); }
+  i32(): number { return this.buf.readInt32BE(this.need(4)); }
+  /** 64-bit unsigned as a number (exact up to 2^53, which covers times and counters). */
+  u64(): number { return Number(this.buf.readBigUInt64BE(this.need(8))); }
+  i64(): number { return Number(this.buf.readBigInt64BE(this.need(8))); }
+  u16le(): number { return this.buf.readUInt16LE(this.need(2)); }
+  i16le(): number { return this.buf.readInt16LE(this.need(2)); }
+  u24le(): number { return this.buf.readUIntLE(this.need(3), 3); }
+  u32le(): number { return this.buf.readUInt32LE(this.need(4)); }
+  i32le(): number { return this.buf.readInt32LE(this.need(4)); }
+  u64le(): number { return Number(this.buf.readBigUInt64LE(this.need(8))); }
+  f32(): number { return this.buf.readFloatBE(this.need(4)); }
+  f32le(): number { return this.buf.readFloatLE(this.need(4)); }
+  f64(): number { return this.buf.readDoubleBE(this.need(8)); }
+  f64le(): number { return this.buf.readDoubleLE(this.need(8)); }
+  /** Unsigned big-endian integer of `n` bytes (1..6). */
+  uint(n: number): number { return this.buf.readUIntBE(this.need(n), n); }
+  uintle(n: number): number { return this.buf.readUIntLE(this.need(n), n); }
+  bytes(n: number): Buffer {
+    const at = this.need(n);
+    return this.buf.subarray(at, at + n);
+  }
+  ascii(n: number): string { return this.bytes(n).toString('latin1'); }
+  hex(n: number): string { return this.bytes(n).toString('hex'); }
+  /** Packed BCD digits of `n` bytes, e.g. IMEIs and dates in many Chinese protocols. */
+  bcd(n: number): string { return this.hex(n); }
+  peekU8(offset = 0): number {
+    if (this.pos + offset >= this.end) throw new DecodeError('truncated');
+    return this.buf[this.pos + offset];
+  }
+}
+
+/** CRC-16/IBM (ARC, reflected 0xA001): Teltonika and others. */
+export function crc16Ibm(buf: Buffer, start = 0, end = buf.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) {
+    crc ^= buf[i];
+    for (let b = 0; b < 8; b++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
+  }
+  return crc;
+}
+
+const X25_TABLE = (() => {
+  const t = new Uint16Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let b = 0; b < 8; b++) c = c & 1 ? (c >>> 1) ^ 0x8408 : c >>> 1;
+    t[i] = c;
+  }
+  return t;
+})();
+
+/** CRC-16/X-25 (reflected 0x8408, init and xorout 0xFFFF): GT06/Concox and others. */
+export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
+  let crc = 0xffff;
+  for (let i = start; i < end; i++) crc = (crc >>> 8) ^ X25_TABLE[(crc ^ buf[i]) & 0xff];
+  return ~crc & 0xffff;
+}
+
+/** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): EGTS headers use CRC-8 + CRC-16 of this family. */
+export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): number {
+  let crc = 0xffff;
+  for (let i = start; i < end; i++) {
+    crc ^= buf[i] << 8;
+    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** CRC-16/MODBUS (reflected 0xA001, init 0xFFFF): Galileosky and others. */
+export function crc16Modbus(buf: Buffer, start = 0, end = buf.length): number {
+  let crc = 0xffff;
+  for (let i = start; i < end; i++) {
+    crc ^= buf[i];
+    for (let b = 0; b < 8; b++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
+  }
+  return crc;
+}
+
+/** XOR of all bytes in the range: JT808 and others. */
+export function xorSum(buf: Buffer, start = 0, end = buf.length): number {
+  let x = 0;
+  for (let i = start; i < end; i++) x ^= buf[i];
+  return x;
+}
+
+/** Convert knots to km/h (many protocols report knots). */
+export const knotsToKmh = (knots: number): number => knots * 1.852;
+/** Convert NMEA ddmm.mmmm to decimal degrees. */
+export function nmeaDegrees(value: number): number {
+  const deg = Math.trunc(value / 100);
+  return deg + (value - deg * 100) / 60;
+}
