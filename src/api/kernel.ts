@@ -1,0 +1,156 @@
+/**
+ * The API kernel: the spec's conventions implemented once for every call.
+ * A resource file declares its calls with `defineCall` (path, access, right, zod schema,
+ * handler); `mountCalls` puts each under /v2/fsm/, /v2/ and /api-v2/ for GET and POST, merges
+ * query and body, coerces and validates parameters (code 7 naming them), authenticates the
+ * session, checks the right, wraps the answer in the envelope and honours redirect_target.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Store } from '../store/index.ts';
+import type { SessionRow } from '../store/sessions.ts';
+import type { UserRow } from '../store/users.ts';
+import { ApiError, invalidParams } from './errors.ts';
+import { coerce, issuesToErrors, mergeParams } from './params.ts';
+import type { Right } from './rights.ts';
+
+export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
+
+/** What every handler can reach: passed explicitly, no globals. */
+export interface Services {
+  config: Readonly<Config>;
+  store: Store;
+  mailer: Mailer;
+  /** The clock (ms UTC); tests may replace it. */
+  now: () => number;
+}
+
+/**
+ * public: no hash; session: a user session; activation: only the hash of an activation link;
+ * delivery: a user session or a DELIVERY session.
+ */
+export type Access = 'public' | 'session' | 'activation' | 'delivery';
+
+export interface CallContext<P> {
+  params: P;
+  services: Services;
+  /** The authenticated user (a master or a sub-user); absent for public calls. */
+  user: UserRow;
+  /** The owner of entities: the master itself, or a sub-user's master. */
+  owner: UserRow;
+  session: SessionRow;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A file answer instead of JSON (downloads). */
+export class FileAnswer {
+  constructor(
+    readonly body: Buffer | string,
+    readonly contentType: string,
+    readonly fileName?: string,
+  ) {}
+}
+
+export interface CallDef<S extends z.ZodType = z.ZodType> {
+  path: string;
+  summary: string;
+  access?: Access;
+  right?: Right;
+  /** Refused with 101 for demo users. */
+  notInDemo?: boolean;
+  /** Takes multipart uploads and honours redirect_target. */
+  upload?: boolean;
+  params: S;
+  handler(ctx: CallContext<z.infer<S>>): Promise<Record<string, unknown> | FileAnswer | void> | Record<string, unknown> | FileAnswer | void;
+}
+
+export function defineCall<S extends z.ZodType>(def: CallDef<S>): CallDef<S> {
+  return def;
+}
+
+const REDIRECT = z.string().url().max(2048);
+
+export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Services): void {
+  const seen = new Set<string>();
+  for (const call of calls) {
+    if (seen.has(call.path)) throw new Error(`call ${call.path} declared twice`);
+    seen.add(call.path);
+    const handler = (request: FastifyRequest, reply: FastifyReply) => runCall(call, services, request, reply);
+    for (const mount of MOUNTS) app.route({ method: ['GET', 'POST'], url: mount + call.path, handler });
+  }
+}
+
+async function runCall(call: CallDef, services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  let redirectTarget: string | undefined;
+  try {
+    const raw = mergeParams(request.query, request.body);
+    if (call.upload && raw.redirect_target !== undefined) {
+      const t = REDIRECT.safeParse(raw.redirect_target);
+      if (!t.success) throw invalidParams([{ parameter: 'redirect_target', error: 'must be an absolute URL' }]);
+      redirectTarget = t.data;
+    }
+    const auth = authenticate(call, services, request, raw);
+    const parsed = call.params.safeParse(coerce(call.params, raw));
+    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues));
+    const result = await call.handler({ params: parsed.data, services, request, reply, ...auth } as CallContext<unknown>);
+    if (result instanceof FileAnswer) {
+      reply.header('content-type', result.contentType);
+      if (result.fileName) reply.header('content-disposition', `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, '_')}"`);
+      return reply.send(result.body);
+    }
+    return answer(reply, 200, { success: true, ...(result ?? {}) }, redirectTarget);
+  } catch (e) {
+    const err = e instanceof ApiError ? e : internal(request, e);
+    return answer(reply, err.httpStatus, err.body(), redirectTarget);
+  }
+}
+
+function internal(request: FastifyRequest, e: unknown): ApiError {
+  request.log.error({ err: e }, 'call failed');
+  return new ApiError(1);
+}
+
+function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: string) {
+  if (redirectTarget) {
+    const sep = redirectTarget.includes('?') ? '&' : '?';
+    return reply.redirect(`${redirectTarget}${sep}response=${encodeURIComponent(JSON.stringify(body))}`, 303);
+  }
+  return reply.code(status).send(body);
+}
+
+/** The session hash from the parameters or from `Authorization: NVX <hash>`. */
+function sessionHash(request: FastifyRequest, raw: Record<string, unknown>): string | undefined {
+  if (typeof raw.hash === 'string' && raw.hash) return raw.hash;
+  const h = request.headers.authorization;
+  if (h) {
+    const m = /^NVX\s+(\S+)\s*$/i.exec(h);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Partial<CallContext<unknown>> {
+  const access = call.access ?? 'session';
+  if (access === 'public') return {};
+  const hash = sessionHash(request, raw);
+  if (!hash) throw new ApiError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
+  const { store, config, now } = services;
+  const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000);
+  const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';
+  if (!session || !allowed) throw new ApiError(4);
+  const user = store.users.get(session.user_id);
+  if (!user) throw new ApiError(4);
+  const owner = user.parent_id ? store.users.get(user.parent_id) : user;
+  if (!owner) throw new ApiError(4);
+  if (access !== 'activation' && store.users.isDealerBlocked(user)) throw new ApiError(11);
+  if (call.right && user.parent_id) {
+    const rights = JSON.parse(user.rights) as string[];
+    if (call.right === 'admin') throw new ApiError(13, {}, 'Operation not permitted: available to master users only');
+    if (!rights.includes(call.right)) throw new ApiError(13, {}, `Operation not permitted: the right ${call.right} is required`);
+  }
+  if (call.notInDemo && user.demo) throw new ApiError(101);
+  return { session, user, owner };
+}

@@ -1,0 +1,33 @@
+/**
+ * Sub-user rights, one source of truth (spec, Authentication §5): each right and the calls it
+ * guards. Calls declare their right; a test checks every declaration against this table and
+ * that a sub-user lacking the right gets code 13. New calls join the table as they land.
+ */
+export const RIGHTS = {
+  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete'],
+  place_update: ['place/create', 'place/update', 'place/delete', 'place/batch_convert', 'place/upload'],
+  zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
+  employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],
+  checkin_update: ['checkin/delete'],
+  tracker_configure: ['tracker/change_phone'],
+  tracker_register: ['tracker/corrupt'],
+  tracker_update: ['status/create', 'status/update', 'status/delete'],
+  reports: ['report/tracker/generate', 'report/tracker/list', 'report/tracker/status', 'report/tracker/retrieve', 'report/tracker/download', 'report/tracker/delete'],
+  /** Master users only: no sub-user can hold it. */
+  admin: ['retranslator/create', 'retranslator/update', 'retranslator/delete', 'tracker/delete'],
+  /** Guards no call: makes the master's balance and bonus visible in user/get_info. */
+  payment_create: [],
+  /** Tag changes (tag/create, tag/update, tag/delete join here when they land). */
+  tag_update: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type Right = keyof typeof RIGHTS;
+export const RIGHT_NAMES = Object.keys(RIGHTS) as Right[];
+/** Rights a sub-user can be given (admin is the master's alone). */
+export const GRANTABLE_RIGHTS = RIGHT_NAMES.filter((r) => r !== 'admin');
+
+/** The right guarding `path`, if the table names one. */
+export function rightFor(path: string): Right | undefined {
+  for (const r of RIGHT_NAMES) if ((RIGHTS[r] as readonly string[]).includes(path)) return r;
+  return undefined;
+}

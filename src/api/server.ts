@@ -1,0 +1,87 @@
+/** Builds the Fastify application: body formats, the kernel's calls, error mapping, OpenAPI at /docs. */
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ApiError } from './errors.ts';
+import { mountCalls, type CallDef, type Services } from './kernel.ts';
+import { openApiDocument } from './openapi.ts';
+import { userCalls } from './user.ts';
+import { trackerCalls } from './tracker.ts';
+
+/** Every call of the API, in one list (the rights test and OpenAPI read it too). */
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls] as CallDef[];
+
+/** A file part of a multipart upload, as handlers receive it. */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+const SECRET_PARAMS = /([?&](?:hash|password)=)[^&]*/gi;
+
+export async function buildApi(services: Services, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    bodyLimit: config.http.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    disableRequestLogging: true,
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Session hashes and passwords never reach the log: not in URLs, not in headers.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', 'hash'], censor: '[redacted]' },
+            serializers: {
+              req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_PARAMS, '$1[redacted]'), remoteAddress: req.ip }),
+            },
+          },
+  });
+
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.http.bodyLimit, files: 10, fields: 200 } });
+  // Multipart parts -> plain parameters: fields by value, files as UploadedFile.
+  app.addHook('preHandler', async (request) => {
+    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
+    const out: Record<string, unknown> = {};
+    for (const [name, part] of Object.entries(request.body as Record<string, unknown>)) {
+      const p = (Array.isArray(part) ? part[0] : part) as { type: string; value?: unknown; filename?: string; mimetype?: string; toBuffer?: () => Promise<Buffer> };
+      if (p?.type === 'file') out[name] = { filename: p.filename ?? '', mimetype: p.mimetype ?? 'application/octet-stream', data: await p.toBuffer!() } satisfies UploadedFile;
+      else if (p?.type === 'field') out[name] = p.value;
+    }
+    (request as { body: unknown }).body = out;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Errors before a call runs: malformed bodies, oversized bodies, bad content types.
+    let e: ApiError;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
+      e = new ApiError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${config.http.bodyLimit} bytes` }] }, `Request body is larger than the limit of ${config.http.bodyLimit} bytes`);
+      reply.code(413);
+      return reply.send(e.body());
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      const what = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `unsupported content type ${request.headers['content-type']}` : `malformed request body: ${error.message}`;
+      e = new ApiError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
+      return reply.code(e.httpStatus).send(e.body());
+    }
+    request.log.error({ err: error }, 'request failed');
+    e = new ApiError(1);
+    return reply.code(e.httpStatus).send(e.body());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = String(request.url).split('?')[0];
+    const e = new ApiError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
+    return reply.code(e.httpStatus).send(e.body());
+  });
+
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(allCalls) as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  mountCalls(app, allCalls, services);
+  return app;
+}

@@ -1,0 +1,115 @@
+/** Tracker calls (spec: Trackers, base path /tracker) that concern registration and phones. */
+import { z } from 'zod';
+import type { TrackerRow } from '../store/trackers.ts';
+import type { UserRow } from '../store/users.ts';
+import { formatDateTime } from '../time.ts';
+import { ApiError } from './errors.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { id } from './schemas.ts';
+
+/** The spec's tracker object. */
+export function trackerView(t: TrackerRow, tz: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: t.id,
+    label: t.label,
+    clone: !!t.clone,
+    // Department of the tracker's employee; -1 while no employee is bound (employees: issue 4).
+    group_id: -1,
+    source: {
+      id: t.source_id,
+      device_id: t.device_id,
+      model: t.model,
+      blocked: !!t.blocked,
+      tariff_id: t.tariff_id,
+      status_listing_id: t.status_listing_id,
+      creation_date: formatDateTime(t.source_creation_date, tz),
+      tariff_end_date: t.tariff_end_date === null ? null : formatDateTime(t.tariff_end_date, tz),
+      phone: t.phone,
+    },
+  };
+  if (t.avatar_file_name) out.avatar_file_name = t.avatar_file_name;
+  return out;
+}
+
+/** The owner's tracker or `code` (201 or 204 by call) when it does not exist or is someone else's. */
+export function ownTracker(services: Services, owner: UserRow, trackerId: number, code: 201 | 204 = 201): TrackerRow {
+  const t = services.store.trackers.get(owner.id, trackerId);
+  if (!t) throw new ApiError(code, {}, `${code === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
+  return t;
+}
+
+const list = defineCall({
+  path: 'tracker/list',
+  summary: "The user's trackers with their tag bindings.",
+  params: z.object({}),
+  handler({ services, owner, user }) {
+    const bindings = services.store.trackers.bindings(owner.id);
+    return {
+      list: services.store.trackers.list(owner.id).map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: bindings.get(t.id) ?? [] })),
+    };
+  },
+});
+
+const read = defineCall({
+  path: 'tracker/read',
+  summary: 'One tracker.',
+  params: z.object({ tracker_id: id }),
+  handler({ services, owner, user, params }) {
+    return { value: trackerView(ownTracker(services, owner, params.tracker_id), user.time_zone) };
+  },
+});
+
+const changePhone = defineCall({
+  path: 'tracker/change_phone',
+  summary: "Change the phone number (and APN) of the tracker's SIM card.",
+  right: 'tracker_configure',
+  params: z.object({
+    tracker_id: id,
+    phone: z.string().regex(/^\d{5,20}$/, 'international format without plus sign: 5 to 20 digits'),
+    apn_name: z.string().max(100).default(''),
+    apn_user: z.string().max(100).default(''),
+    apn_password: z.string().max(100).default(''),
+  }),
+  handler({ services, owner, params }) {
+    const t = ownTracker(services, owner, params.tracker_id, 204);
+    if (t.clone) throw new ApiError(219);
+    if (t.blocked) throw new ApiError(208);
+    if (!t.has_gsm) throw new ApiError(214, {}, 'Operation not supported by the device: it has no GSM module');
+    if (t.bundled_sim) throw new ApiError(241);
+    if (services.store.trackers.phoneInUse(params.phone, t.source_id)) throw new ApiError(223);
+    services.store.trackers.changePhone(t.source_id, params.phone, { name: params.apn_name, user: params.apn_user, password: params.apn_password });
+  },
+});
+
+const corrupt = defineCall({
+  path: 'tracker/corrupt',
+  summary: 'Mark the tracker deleted and corrupt its source (device id and phone), releasing a wrongly registered device id.',
+  right: 'tracker_register',
+  params: z.object({ tracker_id: id }),
+  handler({ services, owner, params }) {
+    const any = services.store.trackers.getAny(params.tracker_id);
+    if (any && any.user_id === owner.id && any.deleted && any.corrupted) throw new ApiError(252);
+    const t = ownTracker(services, owner, params.tracker_id);
+    if (t.clone) throw new ApiError(219);
+    if (t.blocked) throw new ApiError(208);
+    if (t.first_seen !== null) throw new ApiError(243, {}, 'Device already connected: it has sent data, so its registration is real');
+    services.store.trackers.corrupt(t);
+  },
+});
+
+const remove = defineCall({
+  path: 'tracker/delete',
+  summary: 'Delete a clone of a tracker.',
+  right: 'admin',
+  params: z.object({ tracker_id: id }),
+  handler({ services, owner, params }) {
+    const t = ownTracker(services, owner, params.tracker_id);
+    if (!t.clone) throw new ApiError(249);
+    const deps = services.store.trackers.dependents(t.id);
+    if (deps.rules.length) throw new ApiError(203, { rules: deps.rules }, 'Delete entity associated with: rules use this tracker');
+    if (deps.vehicles.length) throw new ApiError(203, { vehicles: deps.vehicles }, 'Delete entity associated with: vehicles use this tracker');
+    services.store.trackers.markDeleted(t.id);
+  },
+});
+
+export const trackerCalls = [list, read, changePhone, corrupt, remove];

@@ -1,0 +1,209 @@
+/**
+ * The admin command: `npm run fsm -- <command>`. Manages what the API cannot (users, sub-users
+ * and rights, dealers, tariffs, tracker registration and clones). It opens the same SQLite file
+ * as the server (WAL lets both work at once); the gateway notices tracker changes by the
+ * sources version the store bumps.
+ */
+import { parseArgs } from 'node:util';
+import { AccountError, createUser } from './accounts/accounts.ts';
+import { ConfigError, DEFAULT_PROTOCOL_PORTS, loadConfig } from './config.ts';
+import { createMailer } from './mail/mailer.ts';
+import { openStore, type Store } from './store/index.ts';
+import { TARIFF_FIELDS, type TariffChanges, type TariffField } from './store/tariffs.ts';
+import type { UserRow } from './store/users.ts';
+
+class UsageError extends Error {}
+
+type Opts = Record<string, string | boolean | undefined>;
+interface Ctx {
+  store: Store;
+  json: boolean;
+  out: (text: string, obj?: Record<string, unknown>) => void;
+}
+
+const tariffOptions = Object.fromEntries(Object.keys(TARIFF_FIELDS).map((k) => [k.replace(/_/g, '-'), { type: 'string' as const }]));
+
+const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (ctx: Ctx, o: Opts, pos: string[]) => Promise<void> | void }> = {
+  'user create': {
+    usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',
+    options: { login: { type: 'string' }, password: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, demo: { type: 'boolean' }, unactivated: { type: 'boolean' }, parent: { type: 'string' }, rights: { type: 'string' } },
+    async run(ctx, o) {
+      const config = loadConfig();
+      const r = await createUser(
+        { store: ctx.store, config, mailer: createMailer(config.mail), now: Date.now },
+        {
+          login: need(o, 'login'),
+          password: need(o, 'password'),
+          timeZone: o['time-zone'] as string | undefined,
+          locale: o.locale as string | undefined,
+          demo: !!o.demo,
+          unactivated: !!o.unactivated,
+          parentLogin: o.parent as string | undefined,
+          rights: o.rights ? String(o.rights).split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+        },
+      );
+      ctx.out(`created user ${r.id}${r.activationMailed ? ' (activation link mailed)' : ''}`, { id: r.id });
+    },
+  },
+  'dealer block': {
+    usage: 'dealer block --user L',
+    options: { user: { type: 'string' } },
+    run(ctx, o) {
+      const u = master(ctx.store, need(o, 'user'));
+      ctx.store.users.setDealerBlocked(u.id, true);
+      ctx.out(`blocked ${u.login} and its sub-users`);
+    },
+  },
+  'dealer unblock': {
+    usage: 'dealer unblock --user L',
+    options: { user: { type: 'string' } },
+    run(ctx, o) {
+      const u = master(ctx.store, need(o, 'user'));
+      ctx.store.users.setDealerBlocked(u.id, false);
+      ctx.out(`unblocked ${u.login} and its sub-users`);
+    },
+  },
+  'tariff set': {
+    usage: `tariff set --user L ${Object.keys(TARIFF_FIELDS).map((k) => `[--${k.replace(/_/g, '-')} V]`).join(' ')}`,
+    options: { user: { type: 'string' }, ...tariffOptions },
+    run(ctx, o) {
+      const u = master(ctx.store, need(o, 'user'));
+      const changes: TariffChanges = {};
+      for (const [field, kind] of Object.entries(TARIFF_FIELDS) as Array<[TariffField, string]>) {
+        const raw = o[field.replace(/_/g, '-')];
+        if (raw === undefined) continue;
+        const s = String(raw);
+        if (kind === 'int') {
+          if (!/^\d+$/.test(s)) throw new UsageError(`--${field.replace(/_/g, '-')} takes a whole number, got "${s}"`);
+          changes[field] = Number(s);
+        } else if (kind === 'boolean') {
+          if (!/^(true|false|1|0|yes|no)$/i.test(s)) throw new UsageError(`--${field.replace(/_/g, '-')} takes true or false, got "${s}"`);
+          changes[field] = /^(true|1|yes)$/i.test(s);
+        } else changes[field] = s.split(',').map((x) => x.trim()).filter(Boolean);
+      }
+      if (!Object.keys(changes).length) throw new UsageError('name at least one tariff setting to change');
+      // A personal tariff: changing it touches no other user.
+      let tariffId = u.tariff_id;
+      if (tariffId === 1) {
+        tariffId = ctx.store.tariffs.copy(1, `tariff of ${u.login}`);
+        ctx.store.users.setTariff(u.id, tariffId);
+      }
+      ctx.store.tariffs.update(tariffId, changes);
+      ctx.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id IN (SELECT source_id FROM trackers WHERE user_id = ? AND clone = 0)').run(tariffId, u.id);
+      ctx.out(`tariff ${tariffId} of ${u.login}: ${JSON.stringify(changes)}`, { id: tariffId });
+    },
+  },
+  'tracker add': {
+    usage: 'tracker add --user L --device-id ID --protocol P [--label X] [--model M] [--phone P] [--no-gsm] [--bundled-sim]',
+    options: { user: { type: 'string' }, 'device-id': { type: 'string' }, protocol: { type: 'string' }, label: { type: 'string' }, model: { type: 'string' }, phone: { type: 'string' }, 'no-gsm': { type: 'boolean' }, 'bundled-sim': { type: 'boolean' } },
+    run(ctx, o) {
+      const u = master(ctx.store, need(o, 'user'));
+      const deviceId = need(o, 'device-id').trim();
+      const protocol = need(o, 'protocol');
+      if (!(protocol in DEFAULT_PROTOCOL_PORTS)) throw new UsageError(`unknown protocol ${protocol}; protocols: ${Object.keys(DEFAULT_PROTOCOL_PORTS).join(', ')}`);
+      if (!/^[\x21-\x7e]{1,64}$/.test(deviceId)) throw new UsageError('--device-id takes 1 to 64 printable characters without spaces');
+      if (ctx.store.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
+      const phone = o.phone as string | undefined;
+      if (phone !== undefined && !/^\d{5,20}$/.test(phone)) throw new UsageError('--phone takes 5 to 20 digits, international format without plus sign');
+      const id = ctx.store.trackers.add({
+        userId: u.id,
+        deviceId,
+        protocol,
+        label: (o.label as string | undefined) ?? `${protocol} ${deviceId}`,
+        model: o.model as string | undefined,
+        phone: phone ?? null,
+        tariffId: u.tariff_id,
+        hasGsm: !o['no-gsm'],
+        bundledSim: !!o['bundled-sim'],
+        now: Date.now(),
+      });
+      ctx.out(`added tracker ${id} (${protocol} ${deviceId}) for ${u.login}`, { id });
+    },
+  },
+  'tracker clone': {
+    usage: 'tracker clone --tracker N --to L [--label X]',
+    options: { tracker: { type: 'string' }, to: { type: 'string' }, label: { type: 'string' } },
+    run(ctx, o) {
+      const t = trackerArg(ctx.store, need(o, 'tracker'));
+      const to = master(ctx.store, need(o, 'to'));
+      if (t.clone) throw new UsageError(`tracker ${t.id} is itself a clone; clone the original`);
+      if (to.id === t.user_id) throw new UsageError(`tracker ${t.id} belongs to ${to.login} already`);
+      const id = ctx.store.trackers.clone(t, to.id, (o.label as string | undefined) ?? t.label);
+      ctx.out(`cloned tracker ${t.id} to ${to.login} as tracker ${id}`, { id });
+    },
+  },
+  'tracker block': {
+    usage: 'tracker block N',
+    options: {},
+    run(ctx, _o, pos) {
+      const t = trackerArg(ctx.store, pos[0]);
+      ctx.store.trackers.setBlocked(t.source_id, true);
+      ctx.out(`blocked tracker ${t.id} (device ${t.device_id})`);
+    },
+  },
+  'tracker unblock': {
+    usage: 'tracker unblock N',
+    options: {},
+    run(ctx, _o, pos) {
+      const t = trackerArg(ctx.store, pos[0]);
+      ctx.store.trackers.setBlocked(t.source_id, false);
+      ctx.out(`unblocked tracker ${t.id} (device ${t.device_id})`);
+    },
+  },
+};
+
+function need(o: Opts, name: string): string {
+  const v = o[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function master(store: Store, login: string): UserRow {
+  const u = store.users.findByLogin(login);
+  if (!u) throw new UsageError(`no user with login ${login}`);
+  if (u.parent_id) throw new UsageError(`${login} is a sub-user; name its master`);
+  return u;
+}
+
+function trackerArg(store: Store, raw: string | undefined) {
+  if (!raw || !/^\d+$/.test(raw)) throw new UsageError('name the tracker by its id (a number)');
+  const t = store.trackers.getAny(Number(raw));
+  if (!t || t.deleted) throw new UsageError(`no tracker ${raw}`);
+  return t;
+}
+
+function help(): string {
+  return ['usage: npm run fsm -- <command> [options] [--json]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const name = Object.keys(COMMANDS).find((k) => k === words.slice(0, 2).join(' '));
+  if (!name) {
+    const asked = argv.length === 0 || argv.includes('--help') || argv.includes('help');
+    (asked ? console.log : console.error)(asked ? help() : `unknown command: ${argv.join(' ')}\n\n${help()}`);
+    return asked ? 0 : 2;
+  }
+  const cmd = COMMANDS[name];
+  let store: Store | undefined;
+  let json = false;
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...cmd.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    json = !!values.json;
+    const config = loadConfig();
+    store = openStore(config.dbFile);
+    const out = (text: string, obj?: Record<string, unknown>) => console.log(json ? JSON.stringify(obj ?? { ok: true, message: text }) : text);
+    await cmd.run({ store, json, out }, values as Opts, positionals.slice(2));
+    return 0;
+  } catch (e) {
+    const known = e instanceof UsageError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const msg = known ? (e as Error).message : `failed: ${(e as Error).stack ?? e}`;
+    if (json) console.log(JSON.stringify({ error: msg }));
+    else console.error(`${msg}${e instanceof UsageError ? `\nusage: npm run fsm -- ${cmd.usage}` : ''}`);
+    return known ? 2 : 1;
+  } finally {
+    store?.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,57 @@
+/**
+ * Starts everything: configuration, the store (migrations), the first master user on an empty
+ * data directory, the HTTP API and the device gateway.
+ */
+import { ensureFirstMaster } from './accounts/accounts.ts';
+import { buildApi } from './api/server.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createMailer } from './mail/mailer.ts';
+import { openStore } from './store/index.ts';
+
+export interface Running {
+  config: Readonly<Config>;
+  apiUrl: string;
+  close(): Promise<void>;
+}
+
+export async function start(config: Readonly<Config>, opts: { logger?: boolean; print?: (s: string) => void } = {}): Promise<Running> {
+  const print = opts.print ?? ((s: string) => console.log(s));
+  const store = openStore(config.dbFile);
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now };
+  const first = await ensureFirstMaster(services);
+  if (first) {
+    print(`Created the master user. Login: ${first.login}  Password: ${first.password}  (shown once; keep it)`);
+  }
+  const api = await buildApi(services, { logger: opts.logger });
+  const address = await api.listen({ host: config.http.host, port: config.http.port });
+  const port = (api.server.address() as { port: number }).port;
+  print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
+  return {
+    config,
+    apiUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      await api.close();
+      store.close();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`configuration error: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const running = await start(config);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

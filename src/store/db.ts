@@ -1,0 +1,46 @@
+/**
+ * Opens the SQLite file (WAL, pragmas set once at open) and applies the numbered migrations
+ * in src/store/migrations that it has not seen yet, each in its own transaction.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type DB = Database.Database;
+
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export function openDatabase(file: string): DB {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable against process crashes in WAL mode (a kill -9 loses nothing committed);
+  // the gateway asks for FULL on its own commits where it acknowledges fixes.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: DB): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+  const files = readdirSync(migrationsDir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort((a, b) => parseInt(a) - parseInt(b));
+  for (const f of files) {
+    const version = parseInt(f);
+    if (applied.has(version)) continue;
+    const sql = readFileSync(join(migrationsDir, f), 'utf8');
+    // IMMEDIATE: two processes starting at once (server and admin command) serialize here.
+    const run = db.transaction(() => {
+      const again = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
+      if (again) return;
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)').run(version, f, Date.now());
+    });
+    run.immediate();
+  }
+}

@@ -1,0 +1,96 @@
+/** Sessions (opaque hashes) and the failed-login journal used for rate limiting. */
+import { randomBytes } from 'node:crypto';
+import type { DB } from './db.ts';
+
+export type SessionType = 'user' | 'activation' | 'delivery';
+
+export interface SessionRow {
+  hash: string;
+  user_id: number;
+  type: SessionType;
+  created: number;
+  last_used: number;
+}
+
+/** Refresh last_used at most once a minute per session: a write on every call would cost more than the call. */
+const TOUCH_EVERY_MS = 60_000;
+
+export class SessionStore {
+  private getStmt;
+  private insertStmt;
+  private deleteStmt;
+  private touchStmt;
+  private countStmt;
+  private purgeStmt;
+  private deleteTypeStmt;
+  private failInsert;
+  private failCount;
+  private failOldest;
+  private failPurge;
+  private failClear;
+
+  constructor(db: DB) {
+    this.getStmt = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE hash = ?');
+    this.insertStmt = db.prepare('INSERT INTO sessions (hash, user_id, type, created, last_used) VALUES (?, ?, ?, ?, ?)');
+    this.deleteStmt = db.prepare('DELETE FROM sessions WHERE hash = ?');
+    this.touchStmt = db.prepare('UPDATE sessions SET last_used = ? WHERE hash = ?');
+    this.countStmt = db.prepare<[number, string, number], { n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND type = ? AND last_used >= ?');
+    this.purgeStmt = db.prepare('DELETE FROM sessions WHERE last_used < ?');
+    this.deleteTypeStmt = db.prepare('DELETE FROM sessions WHERE user_id = ? AND type = ?');
+    this.failInsert = db.prepare('INSERT INTO auth_failures (key, at) VALUES (?, ?)');
+    this.failCount = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM auth_failures WHERE key = ? AND at >= ?');
+    this.failOldest = db.prepare<[string, number, number], { at: number }>('SELECT at FROM auth_failures WHERE key = ? AND at >= ? ORDER BY at LIMIT 1 OFFSET ?');
+    this.failPurge = db.prepare('DELETE FROM auth_failures WHERE at < ?');
+    this.failClear = db.prepare('DELETE FROM auth_failures WHERE key = ?');
+  }
+
+  create(userId: number, type: SessionType, now: number): string {
+    const hash = randomBytes(16).toString('hex');
+    this.insertStmt.run(hash, userId, type, now, now);
+    return hash;
+  }
+
+  /** The session if it exists and was used within the TTL; refreshes its last use. */
+  find(hash: string, now: number, ttlMs: number): SessionRow | undefined {
+    const s = this.getStmt.get(hash);
+    if (!s) return undefined;
+    if (s.last_used < now - ttlMs) {
+      this.deleteStmt.run(hash);
+      return undefined;
+    }
+    if (now - s.last_used > TOUCH_EVERY_MS) this.touchStmt.run(now, hash);
+    return s;
+  }
+
+  activeCount(userId: number, type: SessionType, now: number, ttlMs: number): number {
+    return this.countStmt.get(userId, type, now - ttlMs)!.n;
+  }
+  delete(hash: string): void {
+    this.deleteStmt.run(hash);
+  }
+  deleteOfType(userId: number, type: SessionType): void {
+    this.deleteTypeStmt.run(userId, type);
+  }
+  purgeExpired(now: number, ttlMs: number): void {
+    this.purgeStmt.run(now - ttlMs);
+  }
+
+  recordFailure(key: string, now: number): void {
+    this.failInsert.run(key, now);
+  }
+  failures(key: string, since: number): number {
+    return this.failCount.get(key, since)!.n;
+  }
+  /** When the window will again hold fewer than `limit` failures of `key`: the moment the blocking one ages out. */
+  retryAt(key: string, since: number, limit: number, windowMs: number): number {
+    const n = this.failures(key, since);
+    const row = this.failOldest.get(key, since, Math.max(0, n - limit));
+    return (row?.at ?? since) + windowMs;
+  }
+  clearFailures(key: string): void {
+    this.failClear.run(key);
+  }
+  purgeFailures(before: number): void {
+    this.failPurge.run(before);
+  }
+}

@@ -1,0 +1,142 @@
+/** Users (masters and sub-users), dealers and their tariffs. */
+import type { DB } from './db.ts';
+
+export interface UserRow {
+  id: number;
+  parent_id: number | null;
+  dealer_id: number;
+  tariff_id: number;
+  login: string;
+  password_hash: string;
+  rights: string;
+  dealer_blocked: number;
+  demo: number;
+  activated: number;
+  activation_sent_at: number | null;
+  title: string;
+  phone: string;
+  locale: string;
+  time_zone: string;
+  measurement_system: string;
+  legal_type: string;
+  default_geocoder: string;
+  route_provider: string;
+  balance: number;
+  bonus: number;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  legal_name: string | null;
+  tin: string;
+  iec: string | null;
+  post_country: string;
+  post_region: string;
+  post_index: string;
+  post_city: string;
+  post_street_address: string;
+  registered_country: string;
+  registered_region: string;
+  registered_index: string;
+  registered_city: string;
+  registered_street_address: string;
+  creation_date: number;
+}
+
+export interface NewUser {
+  login: string;
+  passwordHash: string;
+  parentId?: number | null;
+  rights?: string[];
+  demo?: boolean;
+  activated?: boolean;
+  timeZone?: string;
+  locale?: string;
+  title?: string;
+  firstName?: string;
+  lastName?: string;
+  now: number;
+}
+
+export class UserStore {
+  private byId;
+  private byLogin;
+  private insert;
+  private countAll;
+  private dealerBlocked;
+  private setActivatedStmt;
+  private setActivationSentStmt;
+  private setDealerBlockedStmt;
+  private setTariffStmt;
+  private childrenStmt;
+
+  constructor(private db: DB) {
+    this.byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
+    this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login_key = ?');
+    this.insert = db.prepare(
+      `INSERT INTO users (parent_id, dealer_id, tariff_id, login, login_key, password_hash, rights, demo, activated, time_zone, locale, title, first_name, last_name, creation_date)
+       VALUES (@parent_id, @dealer_id, @tariff_id, @login, @login_key, @password_hash, @rights, @demo, @activated, @time_zone, @locale, @title, @first_name, @last_name, @creation_date)`,
+    );
+    this.countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users');
+    this.dealerBlocked = db.prepare<[number], { blocked: number }>('SELECT blocked FROM dealers WHERE id = ?');
+    this.setActivatedStmt = db.prepare('UPDATE users SET activated = 1 WHERE id = ?');
+    this.setActivationSentStmt = db.prepare('UPDATE users SET activation_sent_at = ? WHERE id = ?');
+    this.setDealerBlockedStmt = db.prepare('UPDATE users SET dealer_blocked = ? WHERE id = ? OR parent_id = ?');
+    this.setTariffStmt = db.prepare('UPDATE users SET tariff_id = ? WHERE id = ? OR parent_id = ?');
+    this.childrenStmt = db.prepare<[number], UserRow>('SELECT * FROM users WHERE parent_id = ? ORDER BY id');
+  }
+
+  get(id: number): UserRow | undefined {
+    return this.byId.get(id);
+  }
+  findByLogin(login: string): UserRow | undefined {
+    return this.byLogin.get(login.trim().toLowerCase());
+  }
+  count(): number {
+    return this.countAll.get()!.n;
+  }
+  subUsers(masterId: number): UserRow[] {
+    return this.childrenStmt.all(masterId);
+  }
+
+  create(u: NewUser): number {
+    const parent = u.parentId ? this.get(u.parentId) : undefined;
+    const r = this.insert.run({
+      parent_id: parent?.id ?? null,
+      dealer_id: parent?.dealer_id ?? 1,
+      tariff_id: parent?.tariff_id ?? 1,
+      login: u.login.trim(),
+      login_key: u.login.trim().toLowerCase(),
+      password_hash: u.passwordHash,
+      rights: JSON.stringify(u.rights ?? []),
+      demo: u.demo ? 1 : 0,
+      activated: u.activated === false ? 0 : 1,
+      time_zone: u.timeZone ?? parent?.time_zone ?? 'UTC',
+      locale: u.locale ?? parent?.locale ?? 'en',
+      title: u.title ?? '',
+      first_name: u.firstName ?? '',
+      last_name: u.lastName ?? '',
+      creation_date: u.now,
+    });
+    return Number(r.lastInsertRowid);
+  }
+
+  /** Blocked by the dealer: the user's own flag, its master's, or the whole dealer. */
+  isDealerBlocked(u: UserRow): boolean {
+    if (u.dealer_blocked) return true;
+    if (u.parent_id && this.get(u.parent_id)?.dealer_blocked) return true;
+    return !!this.dealerBlocked.get(u.dealer_id)?.blocked;
+  }
+  setActivated(id: number): void {
+    this.setActivatedStmt.run(id);
+  }
+  setActivationSent(id: number, at: number): void {
+    this.setActivationSentStmt.run(at, id);
+  }
+  /** Blocks (or unblocks) a master and its sub-users on behalf of their dealer. */
+  setDealerBlocked(masterId: number, blocked: boolean): void {
+    this.setDealerBlockedStmt.run(blocked ? 1 : 0, masterId, masterId);
+  }
+  setTariff(masterId: number, tariffId: number): void {
+    this.setTariffStmt.run(tariffId, masterId, masterId);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Times: stored as UTC instants (ms); shown and parsed as `yyyy-MM-dd HH:mm:ss` in the user's
+ * time zone. Node's Intl has full ICU, so any IANA zone works; formatters are cached per zone.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function wallParts(ms: number, tz: string) {
+  const p: Record<string, number> = {};
+  for (const part of formatter(tz).formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return p as { year: number; month: number; day: number; hour: number; minute: number; second: number };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `yyyy-MM-dd HH:mm:ss` of the instant in the zone. */
+export function formatDateTime(ms: number, tz: string): string {
+  const p = wallParts(ms, tz);
+  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+}
+
+/** Offset of the zone from UTC at the instant, ms. */
+function offsetAt(ms: number, tz: string): number {
+  const p = wallParts(ms, tz);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ms / 1000) * 1000;
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/** Parse `yyyy-MM-dd HH:mm:ss` as wall time in the zone; undefined when malformed or impossible. */
+export function parseDateTime(s: string, tz: string): number | undefined {
+  const m = DATE_TIME.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
+  const wall = Date.UTC(y, mo - 1, d, h, mi, se);
+  const back = new Date(wall);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || se > 59) return undefined;
+  // Two passes settle the offset across DST changes.
+  let ms = wall - offsetAt(wall, tz);
+  ms = wall - offsetAt(ms, tz);
+  return ms;
+}
+
+/** ISO 8601 duration of whole seconds, e.g. PT4M12S. */
+export function isoDuration(ms: number): string {
+  let s = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
+  return `P${d ? `${d}D` : ''}${time ? `T${time}` : ''}`;
+}
