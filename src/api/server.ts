@@ -1,5 +1,5 @@
 /** Builds the Fastify application: body formats, the kernel's calls, error mapping, OpenAPI at /docs. */
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyError } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -22,12 +22,14 @@ export interface UploadedFile {
 
 const SECRET_PARAMS = /([?&](?:hash|password)=)[^&]*/gi;
 
-export async function buildApi(services: Services, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[] } = {}): Promise<FastifyInstance> {
   const { config } = services;
+  const calls = opts.calls ?? allCalls;
   const app = Fastify({
     bodyLimit: config.http.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    disableRequestLogging: true,
+    // Per-request lines only when debugging: at full load they would cost more than the calls.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     logger:
       opts.logger === false
         ? false
@@ -79,9 +81,9 @@ export async function buildApi(services: Services, opts: { logger?: boolean } = 
     return reply.code(e.httpStatus).send(e.body());
   });
 
-  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(allCalls) as never } });
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(calls) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  mountCalls(app, allCalls, services);
+  mountCalls(app, calls, services);
   return app;
 }

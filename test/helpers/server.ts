@@ -1,0 +1,70 @@
+/**
+ * A real server for tests: a fresh data directory, the API on an ephemeral port (listeners off
+ * unless asked), and a second connection to the same SQLite file for setting up fixtures.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUser } from '../../src/accounts/accounts.ts';
+import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
+import { createMailer } from '../../src/mail/mailer.ts';
+import { start, type Running } from '../../src/main.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+
+export interface TestServer {
+  running: Running;
+  url: string;
+  dataDir: string;
+  store: Store;
+  printed: string[];
+  /** POST JSON to /v2/fsm/<path>; answers status and parsed body. */
+  call(path: string, params?: Record<string, unknown>, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Create a user directly and log it in over HTTP; answers its id and session hash. */
+  user(login: string, opts?: { password?: string; parent?: string; rights?: string[]; demo?: boolean; timeZone?: string }): Promise<{ id: number; hash: string }>;
+  addTracker(userId: number, deviceId: string, opts?: { protocol?: string; label?: string; phone?: string; hasGsm?: boolean; bundledSim?: boolean }): number;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'));
+  const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
+  const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports, ...env });
+  const printed: string[] = [];
+  const running = await start(config, { logger: false, print: (s) => printed.push(s) });
+  const store = openStore(config.dbFile);
+  const url = running.apiUrl;
+  const call: TestServer['call'] = async (path, params = {}, init = {}) => {
+    const res = await fetch(`${url}/v2/fsm/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params), redirect: 'manual', ...init });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
+  const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
+  return {
+    running,
+    url,
+    dataDir,
+    store,
+    printed,
+    call,
+    async user(login, opts = {}) {
+      const password = opts.password ?? 'secret-1';
+      const { id } = await createUser(deps, { login, password, parentLogin: opts.parent, rights: opts.rights, demo: opts.demo, timeZone: opts.timeZone });
+      const r = await call('user/auth', { login, password });
+      if (!r.body.success) throw new Error(`login of ${login} failed: ${JSON.stringify(r.body)}`);
+      return { id, hash: r.body.hash };
+    },
+    addTracker(userId, deviceId, o = {}) {
+      return store.trackers.add({ userId, deviceId, protocol: o.protocol ?? 'teltonika', label: o.label ?? `tracker ${deviceId}`, phone: o.phone ?? null, tariffId: 1, hasGsm: o.hasGsm, bundledSim: o.bundledSim, now: Date.now() });
+    },
+    async close() {
+      store.close();
+      await running.close();
+    },
+  };
+}
