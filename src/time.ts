@@ -30,10 +30,29 @@ function wallParts(ms: number, tz: string) {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+const QUARTER = 15 * 60_000;
+/** Offsets per zone and quarter hour: zone transitions fall on quarter hours, so within one the offset is fixed. */
+const quarterOffsets = new Map<string, Map<number, number | null>>();
+
+/** Offset of `tz` at `ms` (ms), from the quarter-hour cache when the quarter holds no transition. */
+function cachedOffset(ms: number, tz: string): number {
+  let zone = quarterOffsets.get(tz);
+  if (!zone) quarterOffsets.set(tz, (zone = new Map()));
+  const q = Math.floor(ms / QUARTER);
+  let off = zone.get(q);
+  if (off === undefined) {
+    const a = offsetAt(q * QUARTER, tz);
+    off = a === offsetAt((q + 1) * QUARTER - 1000, tz) ? a : null;
+    if (zone.size > 100_000) zone.clear();
+    zone.set(q, off);
+  }
+  return off ?? offsetAt(ms, tz);
+}
+
 /** `yyyy-MM-dd HH:mm:ss` of the instant in the zone. */
 export function formatDateTime(ms: number, tz: string): string {
-  const p = wallParts(ms, tz);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+  const d = new Date(ms + cachedOffset(ms, tz));
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
 /** Offset of the zone from UTC at the instant, ms. */

@@ -141,11 +141,10 @@ function authenticate(call: CallDef, services: Services, request: FastifyRequest
   const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000);
   const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';
   if (!session || !allowed) throw new ApiError(4);
-  const user = store.users.get(session.user_id);
-  if (!user) throw new ApiError(4);
-  const owner = user.parent_id ? store.users.get(user.parent_id) : user;
-  if (!owner) throw new ApiError(4);
-  if (access !== 'activation' && store.users.isDealerBlocked(user)) throw new ApiError(11);
+  const principal = store.users.principal(session.user_id);
+  if (!principal) throw new ApiError(4);
+  const { user, owner } = principal;
+  if (access !== 'activation' && principal.dealerBlocked) throw new ApiError(11);
   if (call.right && user.parent_id) {
     const rights = JSON.parse(user.rights) as string[];
     if (call.right === 'admin') throw new ApiError(13, {}, 'Operation not permitted: available to master users only');

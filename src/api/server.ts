@@ -44,19 +44,6 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   });
 
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.http.bodyLimit, files: 10, fields: 200 } });
-  // Multipart parts -> plain parameters: fields by value, files as UploadedFile.
-  app.addHook('preHandler', async (request) => {
-    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
-    const out: Record<string, unknown> = {};
-    for (const [name, part] of Object.entries(request.body as Record<string, unknown>)) {
-      const p = (Array.isArray(part) ? part[0] : part) as { type: string; value?: unknown; filename?: string; mimetype?: string; toBuffer?: () => Promise<Buffer> };
-      if (p?.type === 'file') out[name] = { filename: p.filename ?? '', mimetype: p.mimetype ?? 'application/octet-stream', data: await p.toBuffer!() } satisfies UploadedFile;
-      else if (p?.type === 'field') out[name] = p.value;
-    }
-    (request as { body: unknown }).body = out;
-  });
-
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Errors before a call runs: malformed bodies, oversized bodies, bad content types.
     let e: ApiError;
@@ -84,6 +71,22 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(calls) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  mountCalls(app, calls, services);
+  mountCalls(app, calls.filter((c) => !c.upload), services);
+  // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.http.bodyLimit, files: 10, fields: 200 } });
+    // Multipart parts -> plain parameters: fields by value, files as UploadedFile.
+    uploads.addHook('preHandler', async (request) => {
+      if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
+      const out: Record<string, unknown> = {};
+      for (const [name, part] of Object.entries(request.body as Record<string, unknown>)) {
+        const p = (Array.isArray(part) ? part[0] : part) as { type: string; value?: unknown; filename?: string; mimetype?: string; toBuffer?: () => Promise<Buffer> };
+        if (p?.type === 'file') out[name] = { filename: p.filename ?? '', mimetype: p.mimetype ?? 'application/octet-stream', data: await p.toBuffer!() } satisfies UploadedFile;
+        else if (p?.type === 'field') out[name] = p.value;
+      }
+      (request as { body: unknown }).body = out;
+    });
+    mountCalls(uploads, calls.filter((c) => c.upload), services);
+  });
   return app;
 }

@@ -43,9 +43,9 @@ const list = defineCall({
   summary: "The user's trackers with their tag bindings.",
   params: z.object({}),
   handler({ services, owner, user }) {
-    const bindings = services.store.trackers.bindings(owner.id);
+    const { trackers, bindings } = services.store.trackers.listing(owner.id);
     return {
-      list: services.store.trackers.list(owner.id).map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: bindings.get(t.id) ?? [] })),
+      list: trackers.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: bindings.get(t.id) ?? [] })),
     };
   },
 });

@@ -1,4 +1,5 @@
 /** Trackers (a user's view of a device), their sources (the physical device) and tag bindings. */
+import { VersionedCache } from './cache.ts';
 import type { DB } from './db.ts';
 
 export interface TrackerRow {
@@ -59,11 +60,12 @@ export class TrackerStore {
   private markDeletedStmt;
   private rulesStmt;
   private vehiclesStmt;
-  private bumpStmt;
   private versionStmt;
   private bySourceStmt;
+  private cache: VersionedCache<string, unknown>;
 
   constructor(private db: DB) {
+    this.cache = new VersionedCache(db, 'trackers');
     this.listStmt = db.prepare<[number], TrackerRow>(`${SELECT} WHERE t.user_id = ? AND t.deleted = 0 ORDER BY t.id`);
     this.getStmt = db.prepare<[number, number], TrackerRow>(`${SELECT} WHERE t.id = ? AND t.user_id = ? AND t.deleted = 0`);
     this.getAnyStmt = db.prepare<[number], TrackerRow>(`${SELECT} WHERE t.id = ?`);
@@ -82,16 +84,20 @@ export class TrackerStore {
     this.markDeletedStmt = db.prepare('UPDATE trackers SET deleted = 1 WHERE id = ?');
     this.rulesStmt = db.prepare<[number], { id: number }>('SELECT rule_id AS id FROM rule_trackers WHERE tracker_id = ? ORDER BY rule_id');
     this.vehiclesStmt = db.prepare<[number], { id: number }>('SELECT id FROM vehicles WHERE tracker_id = ? ORDER BY id');
-    this.bumpStmt = db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'sources'");
-    this.versionStmt = db.prepare<[], { value: number }>("SELECT value FROM versions WHERE name = 'sources'");
+    this.versionStmt = db.prepare<[], { value: number }>("SELECT value FROM versions WHERE name = 'trackers'");
     this.bySourceStmt = db.prepare<[number], TrackerRow>(`${SELECT} WHERE t.source_id = ? AND t.deleted = 0 ORDER BY t.clone, t.id`);
   }
 
+  /** The user's live trackers. Treat the rows as read-only. */
   list(userId: number): TrackerRow[] {
-    return this.listStmt.all(userId);
+    return this.listing(userId).trackers;
+  }
+  /** Trackers with their tag bindings in one look-up, cached until trackers, sources or tags change. */
+  listing(userId: number): { trackers: TrackerRow[]; bindings: Map<number, Array<{ tag_id: number; ordinal: number }>> } {
+    return this.cache.get(`l${userId}`, () => ({ trackers: this.listStmt.all(userId), bindings: this.loadBindings(userId) })) as ReturnType<TrackerStore['listing']>;
   }
   /** Tag bindings of all the user's trackers, grouped by tracker id. */
-  bindings(userId: number): Map<number, Array<{ tag_id: number; ordinal: number }>> {
+  private loadBindings(userId: number): Map<number, Array<{ tag_id: number; ordinal: number }>> {
     const out = new Map<number, Array<{ tag_id: number; ordinal: number }>>();
     for (const b of this.bindingsStmt.all(userId)) {
       let list = out.get(b.tracker_id);
@@ -118,23 +124,14 @@ export class TrackerStore {
   add(t: NewTracker): number {
     return this.db.transaction(() => {
       const s = this.insertSource.run(t.deviceId, t.model ?? '', t.protocol, t.tariffId, t.phone ?? null, t.hasGsm === false ? 0 : 1, t.bundledSim ? 1 : 0, t.now);
-      const r = this.insertTracker.run(t.userId, Number(s.lastInsertRowid), t.label, 0);
-      this.bumpStmt.run();
-      return Number(r.lastInsertRowid);
+      return Number(this.insertTracker.run(t.userId, Number(s.lastInsertRowid), t.label, 0).lastInsertRowid);
     })();
   }
   clone(of: TrackerRow, toUserId: number, label: string): number {
-    return this.db.transaction(() => {
-      const id = Number(this.insertTracker.run(toUserId, of.source_id, label, 1).lastInsertRowid);
-      this.bumpStmt.run();
-      return id;
-    })();
+    return Number(this.insertTracker.run(toUserId, of.source_id, label, 1).lastInsertRowid);
   }
   setBlocked(sourceId: number, blocked: boolean): void {
-    this.db.transaction(() => {
-      this.setBlockedStmt.run(blocked ? 1 : 0, sourceId);
-      this.bumpStmt.run();
-    })();
+    this.setBlockedStmt.run(blocked ? 1 : 0, sourceId);
   }
   phoneInUse(phone: string, exceptSourceId: number): boolean {
     return !!this.phoneStmt.get(phone, exceptSourceId);
@@ -147,20 +144,16 @@ export class TrackerStore {
     this.db.transaction(() => {
       this.markDeletedStmt.run(t.id);
       this.corruptSourceStmt.run(t.source_id);
-      this.bumpStmt.run();
     })();
   }
   markDeleted(trackerId: number): void {
-    this.db.transaction(() => {
-      this.markDeletedStmt.run(trackerId);
-      this.bumpStmt.run();
-    })();
+    this.markDeletedStmt.run(trackerId);
   }
   /** What keeps a tracker from being deleted. */
   dependents(trackerId: number): { rules: number[]; vehicles: number[] } {
     return { rules: this.rulesStmt.all(trackerId).map((r) => r.id), vehicles: this.vehiclesStmt.all(trackerId).map((r) => r.id) };
   }
-  /** Changes whenever a source is added, blocked or corrupted: the gateway reloads its registry on change. */
+  /** Changes whenever a tracker or source is added, changed, blocked or corrupted (triggers, migration 002): the gateway reloads its registry on change. */
   sourcesVersion(): number {
     return this.versionStmt.get()!.value;
   }

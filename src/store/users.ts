@@ -1,4 +1,5 @@
 /** Users (masters and sub-users), dealers and their tariffs. */
+import { VersionedCache } from './cache.ts';
 import type { DB } from './db.ts';
 
 export interface UserRow {
@@ -42,6 +43,12 @@ export interface UserRow {
   creation_date: number;
 }
 
+export interface Principal {
+  user: UserRow;
+  owner: UserRow;
+  dealerBlocked: boolean;
+}
+
 export interface NewUser {
   login: string;
   passwordHash: string;
@@ -68,8 +75,10 @@ export class UserStore {
   private setDealerBlockedStmt;
   private setTariffStmt;
   private childrenStmt;
+  private cache: VersionedCache<string, UserRow | Principal | undefined>;
 
   constructor(private db: DB) {
+    this.cache = new VersionedCache(db, 'accounts');
     this.byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
     this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login_key = ?');
     this.insert = db.prepare(
@@ -85,8 +94,22 @@ export class UserStore {
     this.childrenStmt = db.prepare<[number], UserRow>('SELECT * FROM users WHERE parent_id = ? ORDER BY id');
   }
 
+  /** Cached: every call authenticates, and users change rarely. Treat the row as read-only. */
   get(id: number): UserRow | undefined {
-    return this.byId.get(id);
+    return this.cache.get(`u${id}`, () => this.byId.get(id)) as UserRow | undefined;
+  }
+
+  /**
+   * What authentication needs of a session's user, in one cached look-up: the user, the owner of
+   * its entities (itself or its master) and whether its dealer blocked it.
+   */
+  principal(id: number): Principal | undefined {
+    return this.cache.get(`p${id}`, () => {
+      const user = this.byId.get(id);
+      const owner = user?.parent_id ? this.byId.get(user.parent_id) : user;
+      if (!user || !owner) return undefined;
+      return { user, owner, dealerBlocked: this.blockedNow(user) };
+    }) as Principal | undefined;
   }
   findByLogin(login: string): UserRow | undefined {
     return this.byLogin.get(login.trim().toLowerCase());
@@ -122,8 +145,11 @@ export class UserStore {
 
   /** Blocked by the dealer: the user's own flag, its master's, or the whole dealer. */
   isDealerBlocked(u: UserRow): boolean {
+    return this.principal(u.id)?.dealerBlocked ?? this.blockedNow(u);
+  }
+  private blockedNow(u: UserRow): boolean {
     if (u.dealer_blocked) return true;
-    if (u.parent_id && this.get(u.parent_id)?.dealer_blocked) return true;
+    if (u.parent_id && this.byId.get(u.parent_id)?.dealer_blocked) return true;
     return !!this.dealerBlocked.get(u.dealer_id)?.blocked;
   }
   setActivated(id: number): void {

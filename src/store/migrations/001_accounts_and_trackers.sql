@@ -154,7 +154,7 @@ CREATE TABLE rule_trackers (
   PRIMARY KEY (rule_id, tracker_id)
 );
 
--- Monotonic change counters (e.g. 'sources' for the gateway's registry, 'geo' for the geofence index).
+-- Monotonic change counters that caches and the gateway's registry watch (see migration 002).
 CREATE TABLE versions (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -162,4 +162,3 @@ CREATE TABLE versions (
 
 INSERT INTO dealers (id, label) VALUES (1, 'default');
 INSERT INTO tariffs (id, name) VALUES (1, 'default');
-INSERT INTO versions (name, value) VALUES ('sources', 1);
