@@ -281,18 +281,21 @@ function decodeBms50(hex: string): Record<string, AttrValue> {
   return a;
 }
 
-/** BS51 tags: 90 pack totals, 91 cell voltage extremes, 92 temperature extremes, 96 cell temperatures. */
+/**
+ * BS51 tags: 90 pack totals, 91 cell voltage extremes, 92 temperature extremes, 96 cell temperatures.
+ * Values are big-endian here (cell voltages near 3.8 V, current offset 30000 = 0 A), unlike BS50.
+ */
 const BMS51_TAGS: Record<number, (r: Reader, a: Record<string, AttrValue>) => void> = {
   0x90: (r, a) => {
-    a.cumulativeVoltage = r.u16le() * 0.1;
-    a.gatherVoltage = r.u16le() * 0.1;
-    a.current = (r.u16le() - 30000) * 0.1;
-    a.soc = r.u16le() * 0.1;
+    a.cumulativeVoltage = r.u16() * 0.1;
+    a.gatherVoltage = r.u16() * 0.1;
+    a.current = (r.u16() - 30000) * 0.1;
+    a.soc = r.u16() * 0.1;
   },
   0x91: (r, a) => {
-    a.maxCellVoltage = r.u16le() * 0.001;
+    a.maxCellVoltage = r.u16() * 0.001;
     a.maxCellVoltageCount = r.u8();
-    a.minCellVoltage = r.u16le() * 0.001;
+    a.minCellVoltage = r.u16() * 0.001;
     a.minCellVoltageCount = r.u8();
   },
   0x92: (r, a) => {

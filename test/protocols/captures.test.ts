@@ -8,6 +8,14 @@ import { loadProtocols } from './load.ts';
 import { COMMAND_NOW, commandLines, frameLines, groups, messageLines, payloadBytes, replayGroup, stepProblems } from './harness.ts';
 
 const protocols = await loadProtocols();
+
+/**
+ * Encoder settings of a command line: its `encoder_config`, plus `alternative: true` for lines of
+ * a source test method named `...Alternative` (that test built its encoder in the alternative mode).
+ */
+function encoderConfig(l: { group: string; encoder_config?: Record<string, unknown> }): Record<string, unknown> {
+  return { ...(/Alternative$/.test(l.group) ? { alternative: true } : {}), ...(l.encoder_config ?? {}) };
+}
 const counts: string[] = [];
 afterAll(() => {
   if (counts.length) console.log(`capture replay per protocol:\n${counts.join('\n')}`);
@@ -41,13 +49,21 @@ describe.each(protocols.map((p) => [p.name, p] as const))('%s captures', (name, 
   if (frames.length) {
     it('frames', () => {
       const problems: string[] = [];
+      // Lines noted "the SAME input buffer is passed to successive decode calls" continue one stream:
+      // each takes the next frame from what the previous one left.
+      let carry: { group: string; payload: string; rest: Buffer; framer: ReturnType<NonNullable<typeof protocol.createFramer>> } | undefined;
       for (const l of frames) {
-        const framer = protocol.createFramer!(l.decoder_config);
+        const sameBuffer = /SAME input buffer/.test(l.note ?? '') && carry?.group === l.group && carry.payload === l.payload;
+        const framer = sameBuffer ? carry!.framer : protocol.createFramer!(l.decoder_config);
+        const input = sameBuffer ? carry!.rest : Buffer.from(l.payload, 'hex');
         let got: string | null;
         try {
-          got = framer.next(Buffer.from(l.payload, 'hex'))?.frame.toString('hex') ?? null;
+          const f = framer.next(input);
+          got = f?.frame.toString('hex') ?? null;
+          carry = { group: l.group, payload: l.payload, rest: f ? input.subarray(f.consumed) : input, framer };
         } catch (e) {
           got = `threw ${(e as Error).message}`;
+          carry = undefined;
         }
         const want = l.expect === 'frame' ? l.frame! : null;
         if (got === want) framesOk++;
@@ -66,7 +82,7 @@ describe.each(protocols.map((p) => [p.name, p] as const))('%s captures', (name, 
           const bytes = protocol.encode!(l.command!, {
             deviceId: l.device_unique_id ?? '123456789012345',
             now: COMMAND_NOW,
-            config: l.encoder_config ?? {},
+            config: encoderConfig(l),
           });
           got = bytes.toString('hex');
         } catch (e) {
