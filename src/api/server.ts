@@ -9,9 +9,11 @@ import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
 import { trackerCalls } from './tracker.ts';
+import { tagCalls } from './tag.ts';
+import { fieldCalls } from './field.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...tagCalls, ...fieldCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it. */
 export interface UploadedFile {

@@ -1,0 +1,39 @@
+/** The geocoder contract the API, the imports and the address filler use (implementation: src/geocoder/). */
+
+export interface GeoDetails {
+  country?: string;
+  province?: string;
+  locality?: string;
+  street?: string;
+  house?: string;
+  postcode?: string;
+  bounds?: { nw: { lat: number; lng: number }; se: { lat: number; lng: number } };
+}
+
+export interface GeoResult {
+  lat: number;
+  lng: number;
+  address: string;
+  details?: GeoDetails;
+}
+
+/** The five geocoder type ids of the spec, mapped to configured providers (docs/geocoder.md). */
+export type GeocoderType = 'geocoder_type_1' | 'geocoder_type_2' | 'geocoder_type_3' | 'geocoder_type_4' | 'geocoder_type_5';
+export const GEOCODER_TYPES: readonly GeocoderType[] = ['geocoder_type_1', 'geocoder_type_2', 'geocoder_type_3', 'geocoder_type_4', 'geocoder_type_5'];
+
+export interface GeocodeOptions {
+  /** Preferred provider type; the default provider when absent or not configured. */
+  type?: GeocoderType;
+  /** ISO 639 language (or locale) for the answer. */
+  lang?: string;
+  withDetails?: boolean;
+  /** Search only: prefer results inside these bounds. */
+  bounds?: { nw: { lat: number; lng: number }; se: { lat: number; lng: number } };
+}
+
+export interface Geocoder {
+  /** Address of a point; null when nothing is known there. */
+  reverse(lat: number, lng: number, opts?: GeocodeOptions): Promise<GeoResult | null>;
+  /** Points matching a text (address, place, or "lat, lng"), best first. */
+  search(q: string, opts?: GeocodeOptions): Promise<GeoResult[]>;
+}

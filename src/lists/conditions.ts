@@ -1,0 +1,169 @@
+/**
+ * The search-condition language of the list calls (task/list, place/list, checkin/list), compiled
+ * to a SQL WHERE fragment with bound parameters. Field names are looked up in the call's whitelist
+ * (or resolved as custom field ids); nothing from a request is ever spliced into SQL.
+ *
+ *   {type: "and"|"or", conditions: [2..60 conditions]}   {type: "not", condition}
+ *   {type: "eq", field, value}          (value null: IS NULL)
+ *   {type: "contains", field, value}    (string, at most 760 characters; case-insensitive)
+ *   {type: "in", field, value: [...]}
+ *   {type: "period", field, value: {from, to}}   (inclusive; date/times in the user's zone)
+ * At most 72 conditions in total; the top-level array is joined with AND.
+ */
+import { z } from 'zod';
+import { invalidParams } from '../api/errors.ts';
+import { parseDateTime } from '../time.ts';
+
+export type FieldKind = 'number' | 'string' | 'datetime' | 'boolean';
+
+/** A whitelisted field: the SQL expression it reads (a constant of our code) and its kind. */
+export interface FieldSpec {
+  sql: string;
+  kind: FieldKind;
+  nullable?: boolean;
+  /** Expression to sort by when it differs from `sql` (e.g. employee -> full name). */
+  sortSql?: string;
+}
+
+export type FieldMap = Readonly<Record<string, FieldSpec>>;
+
+export type Condition =
+  | { type: 'and' | 'or'; conditions: Condition[] }
+  | { type: 'not'; condition: Condition }
+  | { type: 'eq'; field: string; value: unknown }
+  | { type: 'contains'; field: string; value: string }
+  | { type: 'in'; field: string; value: unknown[] }
+  | { type: 'period'; field: string; value: { from: string; to: string } };
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.enum(['and', 'or']), conditions: z.array(conditionSchema).min(2).max(60) }),
+    z.object({ type: z.literal('not'), condition: conditionSchema }),
+    z.object({ type: z.literal('eq'), field: z.string().min(1).max(64), value: scalar }),
+    z.object({ type: z.literal('contains'), field: z.string().min(1).max(64), value: z.string().max(760) }),
+    z.object({ type: z.literal('in'), field: z.string().min(1).max(64), value: z.array(scalar).min(1).max(1000) }),
+    z.object({ type: z.literal('period'), field: z.string().min(1).max(64), value: z.object({ from: z.string(), to: z.string() }) }),
+  ]),
+) as z.ZodType<Condition>;
+
+/** The `conditions` parameter: an array (top level joined with AND). */
+export const conditionsParam = z.array(conditionSchema).max(72);
+
+export const MAX_CONDITIONS = 72;
+
+export interface Compiled {
+  sql: string;
+  params: unknown[];
+}
+
+export interface CompileOptions {
+  fields: FieldMap;
+  /** The user's time zone, for date/time values. */
+  timeZone: string;
+  /** Resolves a custom field id (digits) to a field of the entity; undefined when it is not one of the user's. */
+  customField?: (id: number) => FieldSpec & { params?: unknown[] } | undefined;
+  /** Parameter name for error messages. */
+  parameter?: string;
+}
+
+function count(c: Condition): number {
+  if (c.type === 'and' || c.type === 'or') return 1 + c.conditions.reduce((n, x) => n + count(x), 0);
+  if (c.type === 'not') return 1 + count(c.condition);
+  return 1;
+}
+
+/** Compile the top-level array; `{sql: '1=1'}` when empty. Throws code 7 naming the condition at fault. */
+export function compileConditions(conditions: Condition[] | undefined, opts: CompileOptions): Compiled {
+  const parameter = opts.parameter ?? 'conditions';
+  if (!conditions?.length) return { sql: '1=1', params: [] };
+  const total = conditions.reduce((n, c) => n + count(c), 0);
+  if (total > MAX_CONDITIONS) throw invalidParams([{ parameter, error: `at most ${MAX_CONDITIONS} conditions in total, got ${total}` }]);
+  const params: unknown[] = [];
+  const parts = conditions.map((c, i) => compile(c, `${parameter}.${i}`, opts, params));
+  return { sql: parts.map((p) => `(${p})`).join(' AND '), params };
+}
+
+function resolve(field: string, path: string, opts: CompileOptions, params: unknown[]): FieldSpec {
+  const spec = Object.hasOwn(opts.fields, field) ? opts.fields[field] : /^\d{1,9}$/.test(field) ? opts.customField?.(Number(field)) : undefined;
+  if (!spec) throw invalidParams([{ parameter: `${path}.field`, error: `unknown field ${JSON.stringify(field).slice(0, 80)}; fields: ${Object.keys(opts.fields).join(', ')} or a custom field id` }]);
+  if ('params' in spec && Array.isArray(spec.params)) params.push(...spec.params);
+  return spec;
+}
+
+function value(spec: FieldSpec, v: unknown, path: string, opts: CompileOptions): unknown {
+  const bad = (what: string) => invalidParams([{ parameter: `${path}.value`, error: what }]);
+  switch (spec.kind) {
+    case 'number':
+      if (typeof v === 'number' && Number.isFinite(v)) return v;
+      if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+      throw bad('a number is expected');
+    case 'boolean':
+      if (typeof v === 'boolean') return v ? 1 : 0;
+      throw bad('true or false is expected');
+    case 'datetime': {
+      const ms = typeof v === 'string' ? parseDateTime(v, opts.timeZone) : undefined;
+      if (ms === undefined) throw bad('a date/time yyyy-MM-dd HH:mm:ss is expected');
+      return ms;
+    }
+    default:
+      if (typeof v === 'string' || typeof v === 'number') return String(v);
+      throw bad('a string is expected');
+  }
+}
+
+function compile(c: Condition, path: string, opts: CompileOptions, params: unknown[]): string {
+  switch (c.type) {
+    case 'and':
+    case 'or':
+      return c.conditions.map((x, i) => `(${compile(x, `${path}.conditions.${i}`, opts, params)})`).join(c.type === 'and' ? ' AND ' : ' OR ');
+    case 'not':
+      return `NOT (${compile(c.condition, `${path}.condition`, opts, params)})`;
+    case 'eq': {
+      const spec = resolve(c.field, path, opts, params);
+      if (c.value === null) {
+        if (!spec.nullable) throw invalidParams([{ parameter: `${path}.value`, error: `${c.field} is never null` }]);
+        return `${spec.sql} IS NULL`;
+      }
+      params.push(value(spec, c.value, path, opts));
+      return spec.kind === 'string' ? `${spec.sql} = ? COLLATE NOCASE` : `${spec.sql} = ?`;
+    }
+    case 'contains': {
+      const spec = resolve(c.field, path, opts, params);
+      if (spec.kind !== 'string') throw invalidParams([{ parameter: `${path}.field`, error: `contains needs a text field; ${c.field} is a ${spec.kind}` }]);
+      params.push(`%${c.value.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      return `${spec.sql} LIKE ? ESCAPE '\\'`;
+    }
+    case 'in': {
+      const spec = resolve(c.field, path, opts, params);
+      const values = c.value.filter((v) => v !== null).map((v) => value(spec, v, path, opts));
+      const hasNull = c.value.some((v) => v === null);
+      if (hasNull && !spec.nullable) throw invalidParams([{ parameter: `${path}.value`, error: `${c.field} is never null` }]);
+      params.push(...values);
+      const list = values.length ? `${spec.sql} IN (${values.map(() => '?').join(', ')})` : '0';
+      return hasNull ? `(${list} OR ${spec.sql} IS NULL)` : list;
+    }
+    case 'period': {
+      const spec = resolve(c.field, path, opts, params);
+      if (spec.kind !== 'datetime') throw invalidParams([{ parameter: `${path}.field`, error: `period needs a date/time field; ${c.field} is a ${spec.kind}` }]);
+      const from = value(spec, c.value.from, `${path}.value.from`.replace(/\.value$/, ''), opts) as number;
+      const to = value(spec, c.value.to, `${path}.value.to`.replace(/\.value$/, ''), opts) as number;
+      if (to < from) throw invalidParams([{ parameter: `${path}.value.to`, error: 'to must not be before from' }]);
+      params.push(from, to);
+      return `${spec.sql} BETWEEN ? AND ?`;
+    }
+  }
+}
+
+/** `sort` items `field=asc|desc` -> ORDER BY terms from the whitelist (id last, for a stable order). */
+export function compileSort(sort: string[] | undefined, fields: FieldMap, idSql: string, parameter = 'sort'): string {
+  const terms: string[] = [];
+  (sort ?? []).forEach((item, i) => {
+    const m = /^([A-Za-z_][A-Za-z0-9_]{0,63})=(asc|desc)$/i.exec(item);
+    if (!m || !Object.hasOwn(fields, m[1])) throw invalidParams([{ parameter: `${parameter}.${i}`, error: `expected field=asc or field=desc with a field of: ${Object.keys(fields).join(', ')}` }]);
+    const spec = fields[m[1]];
+    terms.push(`${spec.sortSql ?? spec.sql} ${m[2].toLowerCase() === 'desc' ? 'DESC' : 'ASC'}`);
+  });
+  terms.push(`${idSql} ASC`);
+  return terms.join(', ');
+}

@@ -1,0 +1,90 @@
+/** Tags and their bindings to places, zones, employees and tasks (trackers: tracker_tags, with ordinals). */
+import type { DB } from './db.ts';
+
+export interface TagRow {
+  id: number;
+  user_id: number;
+  name: string;
+  color: string;
+}
+
+export type TaggedEntity = 'place' | 'zone' | 'employee' | 'task';
+
+export class TagStore {
+  private listStmt;
+  private filterStmt;
+  private getStmt;
+  private byNameStmt;
+  private insertStmt;
+  private updateStmt;
+  private deleteStmt;
+  private unbindStmt;
+  private bindStmt;
+
+  constructor(private db: DB) {
+    this.listStmt = db.prepare<[number], TagRow>('SELECT * FROM tags WHERE user_id = ? ORDER BY name COLLATE NOCASE, id');
+    this.filterStmt = db.prepare<[number, string], TagRow>("SELECT * FROM tags WHERE user_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY name COLLATE NOCASE, id");
+    this.getStmt = db.prepare<[number, number], TagRow>('SELECT * FROM tags WHERE id = ? AND user_id = ?');
+    this.byNameStmt = db.prepare<[number, string], TagRow>('SELECT * FROM tags WHERE user_id = ? AND name = ? COLLATE NOCASE');
+    this.insertStmt = db.prepare('INSERT INTO tags (user_id, name, color) VALUES (?, ?, ?)');
+    this.updateStmt = db.prepare('UPDATE tags SET name = ?, color = ? WHERE id = ? AND user_id = ?');
+    this.deleteStmt = db.prepare('DELETE FROM tags WHERE id = ? AND user_id = ?');
+    this.unbindStmt = db.prepare('DELETE FROM entity_tags WHERE entity_type = ? AND entity_id = ?');
+    this.bindStmt = db.prepare('INSERT OR IGNORE INTO entity_tags (entity_type, entity_id, tag_id) VALUES (?, ?, ?)');
+  }
+
+  list(userId: number, filter?: string): TagRow[] {
+    if (!filter) return this.listStmt.all(userId);
+    return this.filterStmt.all(userId, `%${filter.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+  }
+  get(userId: number, id: number): TagRow | undefined {
+    return this.getStmt.get(id, userId);
+  }
+  byName(userId: number, name: string): TagRow | undefined {
+    return this.byNameStmt.get(userId, name);
+  }
+  create(userId: number, name: string, color: string): number {
+    return Number(this.insertStmt.run(userId, name, color).lastInsertRowid);
+  }
+  update(userId: number, id: number, name: string, color: string): boolean {
+    return this.updateStmt.run(name, color, id, userId).changes > 0;
+  }
+  delete(userId: number, id: number): boolean {
+    return this.deleteStmt.run(id, userId).changes > 0;
+  }
+
+  /** Ids among `ids` that are not the user's tags (empty when all are). */
+  missing(userId: number, ids: number[]): number[] {
+    if (!ids.length) return [];
+    const unique = [...new Set(ids)];
+    const found = new Set(
+      (this.db.prepare(`SELECT id FROM tags WHERE user_id = ? AND id IN (${unique.map(() => '?').join(',')})`).pluck().all(userId, ...unique) as number[]),
+    );
+    return unique.filter((id) => !found.has(id));
+  }
+
+  /** Replace the tags of an entity (call inside the entity's write transaction). */
+  setEntityTags(type: TaggedEntity, entityId: number, tagIds: number[]): void {
+    this.unbindStmt.run(type, entityId);
+    for (const t of new Set(tagIds)) this.bindStmt.run(type, entityId, t);
+  }
+  clearEntityTags(type: TaggedEntity, entityId: number): void {
+    this.unbindStmt.run(type, entityId);
+  }
+
+  /** Tag ids of many entities at once, in tag id order. */
+  entityTags(type: TaggedEntity, entityIds: number[]): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    for (const id of entityIds) out.set(id, []);
+    if (!entityIds.length) return out;
+    // Chunked: SQLite binds at most 32766 parameters.
+    for (let i = 0; i < entityIds.length; i += 10_000) {
+      const chunk = entityIds.slice(i, i + 10_000);
+      const rows = this.db
+        .prepare(`SELECT entity_id, tag_id FROM entity_tags WHERE entity_type = ? AND entity_id IN (${chunk.map(() => '?').join(',')}) ORDER BY tag_id`)
+        .all(type, ...chunk) as Array<{ entity_id: number; tag_id: number }>;
+      for (const r of rows) out.get(r.entity_id)!.push(r.tag_id);
+    }
+    return out;
+  }
+}
