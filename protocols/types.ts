@@ -94,9 +94,21 @@ export interface Framer {
   next(buffer: Buffer): { frame: Buffer; consumed: number } | null;
 }
 
-export class FrameError extends Error {}
+/**
+ * Bad input is expected and frequent (scanners, line noise, attacks), so these errors skip the
+ * stack trace: capturing one costs more than decoding the frame.
+ */
+class CheapError extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
+}
+export class FrameError extends CheapError {}
 /** Thrown by a decoder for a frame it cannot make sense of (bad checksum, truncated, ...). */
-export class DecodeError extends Error {}
+export class DecodeError extends CheapError {}
 
 /** A command to a device. `type` uses the usual command names (`custom` with `data`, `message` with `message`, `engineStop`, ...). */
 export interface Command {
