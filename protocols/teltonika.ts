@@ -515,6 +515,7 @@ function decodeTcp(frame: Buffer, ctx: DecodeContext, session: Session): DecodeR
   }
   if (r.u16() !== 0) throw new DecodeError('bad preamble');
   r.u32(); // data length (some firmwares send garbage here; the framer already cut the frame)
+  // The CRC is not checked: real devices (9 of the captured packets) send wrong CRCs with good data.
   if (!ctx.deviceId) return {}; // data before the IMEI: not acknowledged, the device resends after login
   const { records, reply, count } = decodeData(r, ctx, session);
   return { records, reply: count >= 0 ? u32(count) : reply };
@@ -602,6 +603,8 @@ function encode(command: Command, _ctx: EncodeContext): Buffer {
 export const protocol: Protocol = {
   name: 'teltonika',
   defaultPort: 5027,
+  // An IMEI packet answered 0x00 means: not accepted (the device then keeps its data and retries later).
+  refuse: () => Buffer.from([0x00]),
   transports: ['tcp', 'udp'],
   maxFrameSize: MAX_FRAME,
   createFramer,

@@ -140,6 +140,11 @@ export interface Protocol {
   commands?: string[];
   /** True where the protocol carries free text to the device (chat `message`). */
   carriesText?: boolean;
+  /**
+   * Bytes that tell a device it is refused (unknown or blocked) before the connection closes, where
+   * the protocol defines them (Teltonika answers its IMEI packet with 0x00). Absent: just close.
+   */
+  refuse?(ctx: DecodeContext): Buffer | undefined;
   /** Encode a command for the device; throws for an unsupported command type. */
   encode?(command: Command, ctx: EncodeContext): Buffer;
 }

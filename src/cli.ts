@@ -132,6 +132,16 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       ctx.out(`cloned tracker ${t.id} to ${to.login} as tracker ${id}`, { id });
     },
   },
+  'device unknown': {
+    usage: 'device unknown',
+    options: {},
+    run(ctx) {
+      const list = ctx.store.devices.unknown();
+      if (ctx.json) return console.log(JSON.stringify(list));
+      if (!list.length) return ctx.out('no unknown devices');
+      ctx.out(['device id'.padEnd(20) + 'protocol'.padEnd(11) + 'address'.padEnd(24) + 'first seen'.padEnd(26) + 'last seen'.padEnd(26) + 'count', ...list.map((d) => d.device_id.padEnd(20) + d.protocol.padEnd(11) + d.address.padEnd(24) + new Date(d.first_seen).toISOString().padEnd(26) + new Date(d.last_seen).toISOString().padEnd(26) + d.count)].join('\n'));
+    },
+  },
   'tracker block': {
     usage: 'tracker block N',
     options: {},

@@ -30,7 +30,13 @@ export interface Config {
   http: { host: string; port: number; bodyLimit: number };
   /** Protocol name -> port (0 = ephemeral) or null when disabled (`off`). */
   protocolPorts: Record<string, number | null>;
-  gatewayHost: string;
+  gateway: {
+    host: string;
+    idleSeconds: number;
+    maxConnectionsPerAddress: number;
+    /** FULL: acknowledged fixes survive power loss too; NORMAL: survive a process crash. */
+    synchronous: 'FULL' | 'NORMAL';
+  };
   publicUrl: string | null;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   auth: {
@@ -42,6 +48,21 @@ export interface Config {
     activationIntervalMinutes: number;
   };
   logLevel: string;
+  geocoder: GeocoderConfig;
+}
+
+/** Geocoder settings (docs/geocoder.md). */
+export type GeocoderProviderName = 'offline' | 'nominatim' | 'photon';
+export interface GeocoderConfig {
+  nominatimUrl: string | null;
+  photonUrl: string | null;
+  /** Each of the spec's five geocoder type ids -> the provider that answers for it. */
+  types: Record<'geocoder_type_1' | 'geocoder_type_2' | 'geocoder_type_3' | 'geocoder_type_4' | 'geocoder_type_5', GeocoderProviderName>;
+  timeoutMs: number;
+  /** Entries of the in-memory result cache. */
+  cacheSize: number;
+  /** Days a remote provider's answer is kept in the SQLite cache (0 = not kept). */
+  cacheDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +84,12 @@ function port(env: Env, name: string, def: number): number | null {
   return int(env, name, def, 0, 65535);
 }
 
+function sync(raw: string | undefined): 'FULL' | 'NORMAL' {
+  const v = (raw || 'full').toUpperCase();
+  if (v !== 'FULL' && v !== 'NORMAL') throw new ConfigError(`FSM_GATEWAY_SYNC must be full or normal, got "${raw}"`);
+  return v;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = resolve(env.FSM_DATA_DIR || 'data');
   const protocolPorts: Record<string, number | null> = {};
@@ -78,7 +105,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       bodyLimit: int(env, 'FSM_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     },
     protocolPorts,
-    gatewayHost: env.FSM_GATEWAY_HOST || '0.0.0.0',
+    gateway: {
+      host: env.FSM_GATEWAY_HOST || '0.0.0.0',
+      idleSeconds: int(env, 'FSM_GATEWAY_IDLE_SECONDS', 600, 1, 86400),
+      maxConnectionsPerAddress: int(env, 'FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1000, 1, 1_000_000),
+      synchronous: sync(env.FSM_GATEWAY_SYNC),
+    },
     publicUrl: env.FSM_PUBLIC_URL || null,
     mail: {
       smtpUrl: env.FSM_SMTP_URL || null,
@@ -94,8 +126,47 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       activationIntervalMinutes: int(env, 'FSM_ACTIVATION_INTERVAL_MINUTES', 5, 0, 1440),
     },
     logLevel: level,
+    geocoder: geocoderConfig(env),
   };
   return deepFreeze(cfg);
+}
+
+function url(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+const GEOCODER_TYPE_IDS = ['geocoder_type_1', 'geocoder_type_2', 'geocoder_type_3', 'geocoder_type_4', 'geocoder_type_5'] as const;
+
+function geocoderConfig(env: Env): GeocoderConfig {
+  const nominatimUrl = url(env, 'FSM_GEOCODER_NOMINATIM_URL');
+  const photonUrl = url(env, 'FSM_GEOCODER_PHOTON_URL');
+  const types = Object.fromEntries(GEOCODER_TYPE_IDS.map((t) => [t, 'offline'])) as GeocoderConfig['types'];
+  // FSM_GEOCODER_TYPES=geocoder_type_2:nominatim,geocoder_type_3:photon (unlisted types stay offline).
+  for (const item of (env.FSM_GEOCODER_TYPES ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [type, provider] = item.split(':').map((x) => x.trim());
+    if (!(GEOCODER_TYPE_IDS as readonly string[]).includes(type)) throw new ConfigError(`FSM_GEOCODER_TYPES: unknown geocoder type "${type}" (one of ${GEOCODER_TYPE_IDS.join(', ')})`);
+    if (provider !== 'offline' && provider !== 'nominatim' && provider !== 'photon') throw new ConfigError(`FSM_GEOCODER_TYPES: unknown provider "${provider}" for ${type} (offline, nominatim or photon)`);
+    if (provider === 'nominatim' && !nominatimUrl) throw new ConfigError(`FSM_GEOCODER_TYPES maps ${type} to nominatim but FSM_GEOCODER_NOMINATIM_URL is not set`);
+    if (provider === 'photon' && !photonUrl) throw new ConfigError(`FSM_GEOCODER_TYPES maps ${type} to photon but FSM_GEOCODER_PHOTON_URL is not set`);
+    types[type as keyof GeocoderConfig['types']] = provider;
+  }
+  return {
+    nominatimUrl,
+    photonUrl,
+    types,
+    timeoutMs: int(env, 'FSM_GEOCODER_TIMEOUT_MS', 5000, 100, 60_000),
+    cacheSize: int(env, 'FSM_GEOCODER_CACHE_SIZE', 10_000, 0, 1_000_000),
+    cacheDays: int(env, 'FSM_GEOCODER_CACHE_DAYS', 30, 0, 3650),
+  };
 }
 
 function deepFreeze<T>(o: T): T {

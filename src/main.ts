@@ -5,19 +5,22 @@
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startGateway, type Gateway } from './gateway/index.ts';
+import { createGeocoder } from './geocoder/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { openStore } from './store/index.ts';
 
 export interface Running {
   config: Readonly<Config>;
   apiUrl: string;
+  gateway: Gateway;
   close(): Promise<void>;
 }
 
 export async function start(config: Readonly<Config>, opts: { logger?: boolean; print?: (s: string) => void } = {}): Promise<Running> {
   const print = opts.print ?? ((s: string) => console.log(s));
   const store = openStore(config.dbFile);
-  const services = { config, store, mailer: createMailer(config.mail), now: Date.now };
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
     print(`Created the master user. Login: ${first.login}  Password: ${first.password}  (shown once; keep it)`);
@@ -26,10 +29,17 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const address = await api.listen({ host: config.http.host, port: config.http.port });
   const port = (api.server.address() as { port: number }).port;
   print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
+  const gateway = await startGateway(config, store, {
+    log: (level, msg, data) => api.log[level](data ?? {}, msg),
+  });
+  const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
+  if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
     config,
     apiUrl: `http://127.0.0.1:${port}`,
+    gateway,
     async close() {
+      await gateway.close();
       await api.close();
       store.close();
     },

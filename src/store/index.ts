@@ -1,11 +1,19 @@
 /** The store: the only place with SQL. One object per open database file. */
 import { openDatabase, type DB } from './db.ts';
 import { SessionStore } from './sessions.ts';
+import { DeviceStore } from './devices.ts';
 import { FieldStore } from './fields.ts';
 import { TagStore } from './tags.ts';
 import { TariffStore } from './tariffs.ts';
 import { TrackerStore } from './trackers.ts';
 import { UserStore } from './users.ts';
+import { GeoCacheStore } from './geocache.ts';
+import { PlaceStore } from './places.ts';
+import { ZoneStore } from './zones.ts';
+import { DeviceStateStore } from './device-state.ts';
+import { EmployeeStore } from './employees.ts';
+import { DepartmentStore } from './departments.ts';
+import { TaskStore } from './tasks.ts';
 
 export interface Store {
   db: DB;
@@ -15,6 +23,14 @@ export interface Store {
   trackers: TrackerStore;
   tags: TagStore;
   fields: FieldStore;
+  geocache: GeoCacheStore;
+  devices: DeviceStore;
+  places: PlaceStore;
+  zones: ZoneStore;
+  employees: EmployeeStore;
+  departments: DepartmentStore;
+  tasks: TaskStore;
+  deviceState: DeviceStateStore;
   close(): void;
 }
 
@@ -28,6 +44,14 @@ export function openStore(file: string): Store {
     trackers: new TrackerStore(db),
     tags: new TagStore(db),
     fields: new FieldStore(db),
+    geocache: new GeoCacheStore(db),
+    devices: new DeviceStore(db),
+    places: new PlaceStore(db, new TagStore(db), new FieldStore(db)),
+    zones: new ZoneStore(db, new TagStore(db)),
+    deviceState: new DeviceStateStore(db),
+    employees: new EmployeeStore(db),
+    departments: new DepartmentStore(db),
+    tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
     close: () => db.close(),
   };
 }

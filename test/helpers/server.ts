@@ -60,7 +60,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       return { id, hash: r.body.hash };
     },
     addTracker(userId, deviceId, o = {}) {
-      return store.trackers.add({ userId, deviceId, protocol: o.protocol ?? 'teltonika', label: o.label ?? `tracker ${deviceId}`, phone: o.phone ?? null, tariffId: 1, hasGsm: o.hasGsm, bundledSim: o.bundledSim, now: Date.now() });
+      const id = store.trackers.add({ userId, deviceId, protocol: o.protocol ?? 'teltonika', label: o.label ?? `tracker ${deviceId}`, phone: o.phone ?? null, tariffId: 1, hasGsm: o.hasGsm, bundledSim: o.bundledSim, now: Date.now() });
+      // The gateway notices new trackers within a second by itself; tests need not wait for that.
+      running.gateway.core.registry.refresh();
+      return id;
     },
     async close() {
       store.close();

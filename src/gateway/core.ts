@@ -1,0 +1,128 @@
+/**
+ * What every transport shares: identification against the registry, handing records to the
+ * writer, and acknowledging only after the commit. A DeviceSession is one connection (TCP), one
+ * remote address (UDP) or one request (HTTP).
+ */
+import type { DecodeContext, DecodeResult, DeviceRecord, Protocol } from '../../protocols/types.ts';
+import type { DeviceRegistry, Source } from './registry.ts';
+import type { FixWriter } from './writer.ts';
+
+export interface GatewayStats {
+  connections: number;
+  frames: number;
+  records: number;
+  malformed: number;
+  unknown: number;
+  blocked: number;
+  refusedConnections: number;
+  storeFailures: number;
+}
+
+/** Where the gateway reports things it does not handle itself (chat, logs). */
+export interface GatewayHooks {
+  /** A device identified itself on a channel that can carry commands. */
+  online?(source: Source, channel: OutboundChannel): void;
+  offline?(source: Source, channel: OutboundChannel): void;
+  /** Committed records that carry text from the device (command replies, chat). */
+  texts?(source: Source, texts: Array<{ text: string; time: number }>): void;
+  log?(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void;
+}
+
+/** A live way to send bytes to a device (a TCP connection, a UDP peer). */
+export interface OutboundChannel {
+  protocol: Protocol;
+  ctx: DecodeContext;
+  /** Write bytes; resolves once written to the socket. */
+  send(bytes: Buffer): Promise<void>;
+  readonly open: boolean;
+}
+
+export class GatewayCore {
+  readonly stats: GatewayStats = { connections: 0, frames: 0, records: 0, malformed: 0, unknown: 0, blocked: 0, refusedConnections: 0, storeFailures: 0 };
+  constructor(
+    readonly registry: DeviceRegistry,
+    readonly writer: FixWriter,
+    readonly hooks: GatewayHooks = {},
+    readonly now: () => number = Date.now,
+  ) {}
+}
+
+/** The outcome of one decoded frame. */
+export interface Handled {
+  /** Resolves when the frame's records are committed (immediately when there are none). */
+  committed: Promise<void>;
+  reply?: Buffer;
+  /** The device is unknown or blocked: send `refusal` (if any) and close. */
+  refused?: { reason: 'unknown' | 'blocked'; refusal?: Buffer };
+}
+
+export class DeviceSession {
+  readonly ctx: DecodeContext;
+  source?: Source;
+  constructor(
+    private core: GatewayCore,
+    readonly protocol: Protocol,
+    transport: 'tcp' | 'udp' | 'http',
+    readonly address: string,
+    private channel?: OutboundChannel,
+  ) {
+    this.ctx = { now: core.now(), transport, config: {}, session: {} };
+  }
+
+  /** Decode context with the current time, for the next frame. */
+  context(): DecodeContext {
+    this.ctx.now = this.core.now();
+    return this.ctx;
+  }
+
+  handle(result: DecodeResult): Handled {
+    const { core } = this;
+    core.stats.frames++;
+    if (result.deviceId && result.deviceId !== this.ctx.deviceId) {
+      this.ctx.deviceId = result.deviceId;
+    }
+    const deviceId = this.ctx.deviceId;
+    let source: Source | undefined;
+    if (deviceId) {
+      // Looked up on every frame: a device blocked or deleted meanwhile stops being accepted at once.
+      source = core.registry.lookup(deviceId);
+      if (!source) {
+        core.stats.unknown++;
+        core.registry.noteUnknown(deviceId, this.protocol.name, this.address, core.now());
+        return { committed: Promise.resolve(), refused: { reason: 'unknown', refusal: this.protocol.refuse?.(this.ctx) } };
+      }
+      if (source.blocked) {
+        core.stats.blocked++;
+        return { committed: Promise.resolve(), refused: { reason: 'blocked', refusal: this.protocol.refuse?.(this.ctx) } };
+      }
+      if (source !== this.source) {
+        const before = this.source;
+        this.source = source;
+        if (this.channel && before?.id !== source.id) core.hooks.online?.(source, this.channel);
+      }
+    }
+    const records = result.records ?? [];
+    if (!records.length || !source) return { committed: Promise.resolve(), reply: result.reply };
+    core.stats.records += records.length;
+    const committed = core.writer.submit(source.id, records, core.now());
+    const texts = textsOf(records);
+    if (texts.length && core.hooks.texts) {
+      const src = source;
+      committed.then(() => core.hooks.texts!(src, texts), () => undefined);
+    }
+    return { committed, reply: result.reply };
+  }
+
+  close(): void {
+    if (this.source && this.channel) this.core.hooks.offline?.(this.source, this.channel);
+  }
+}
+
+function textsOf(records: DeviceRecord[]): Array<{ text: string; time: number }> {
+  const out: Array<{ text: string; time: number }> = [];
+  for (const r of records) {
+    const t = r.attributes?.result;
+    if (typeof t === 'string' && t.trim()) out.push({ text: t, time: r.time ?? Date.now() });
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * The device gateway: every protocol's listeners (TCP, UDP, HTTP as the protocol uses them), the
+ * registry of known devices and the writer thread. Owns all device I/O.
+ */
+import type { Server as HttpServer } from 'node:http';
+import type { Server as NetServer } from 'node:net';
+import type { Socket as UdpSocket } from 'node:dgram';
+import { PROTOCOLS } from '../../protocols/index.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/index.ts';
+import { GatewayCore, type GatewayHooks } from './core.ts';
+import { listenHttp } from './http.ts';
+import { DeviceRegistry } from './registry.ts';
+import { listenTcp } from './tcp.ts';
+import { listenUdp } from './udp.ts';
+import { FixWriter } from './writer.ts';
+
+export interface Gateway {
+  core: GatewayCore;
+  /** Bound ports per protocol and transport (ephemeral ports resolved). */
+  ports: Record<string, { tcp?: number; udp?: number; http?: number }>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: Readonly<Config>, store: Store, hooks: GatewayHooks = {}): Promise<Gateway> {
+  const writer = new FixWriter(config.dbFile, { synchronous: config.gateway.synchronous });
+  await writer.ready;
+  const registry = new DeviceRegistry(store.devices);
+  const core = new GatewayCore(registry, writer, hooks);
+  const host = config.gateway.host;
+  const limits = { idleMs: config.gateway.idleSeconds * 1000, maxConnectionsPerAddress: config.gateway.maxConnectionsPerAddress, maxInflight: 64 };
+  const servers: Array<NetServer | HttpServer> = [];
+  const open = new Set<import('node:net').Socket>();
+  const track = (s: NetServer | HttpServer) => {
+    s.on('connection', (sock: import('node:net').Socket) => {
+      open.add(sock);
+      sock.once('close', () => open.delete(sock));
+    });
+    servers.push(s);
+  };
+  const sockets: UdpSocket[] = [];
+  const ports: Gateway['ports'] = {};
+  try {
+    for (const [name, port] of Object.entries(config.protocolPorts)) {
+      const protocol = PROTOCOLS.get(name);
+      if (port === null || !protocol) continue;
+      const bound: Gateway['ports'][string] = {};
+      if (protocol.transports.includes('http')) {
+        const s = await listenHttp(core, protocol, host, port);
+        track(s);
+        bound.http = (s.address() as { port: number }).port;
+      }
+      if (protocol.transports.includes('tcp')) {
+        const s = await listenTcp(core, protocol, host, port, limits);
+        track(s);
+        bound.tcp = (s.address() as { port: number }).port;
+      }
+      if (protocol.transports.includes('udp')) {
+        // The UDP listener shares the TCP port number (as devices are configured), or its own when ephemeral.
+        const u = await listenUdp(core, protocol, host, port === 0 ? 0 : (bound.tcp ?? port));
+        sockets.push(u);
+        bound.udp = u.address().port;
+      }
+      ports[name] = bound;
+    }
+  } catch (e) {
+    await closeAll(servers, sockets, open, registry, writer);
+    throw e;
+  }
+  return { core, ports, close: () => closeAll(servers, sockets, open, registry, writer) };
+}
+
+async function closeAll(servers: Array<NetServer | HttpServer>, sockets: UdpSocket[], open: Set<import('node:net').Socket>, registry: DeviceRegistry, writer: FixWriter) {
+  for (const s of sockets) s.close();
+  for (const sock of open) sock.destroy();
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.close(() => r());
+        }),
+    ),
+  );
+  registry.close();
+  await writer.close();
+}

@@ -1,0 +1,44 @@
+/**
+ * Decoded records cross to the writer thread packed: one Float64Array row of numbers per record
+ * (transferred, not copied) plus the attributes as JSON text. NaN stands for "absent".
+ */
+import type { DeviceRecord } from '../../protocols/types.ts';
+
+export const F = { source: 0, time: 1, lat: 2, lng: 3, alt: 4, speed: 5, course: 6, satellites: 7, hdop: 8, precision: 9, flags: 10 } as const;
+export const COLS = 11;
+
+/** flags bits */
+export const VALID = 1;
+export const LBS = 2;
+export const ARCHIVE = 4;
+
+export interface PackedRows {
+  values: Float64Array;
+  attrs: Array<string | null>;
+}
+
+const n = (x: number | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : NaN);
+
+/** Pack the records of one device. Records without a usable time take `fallbackTime` (receipt). */
+export function pack(sourceId: number, records: DeviceRecord[], fallbackTime: number): PackedRows {
+  const values = new Float64Array(records.length * COLS);
+  const attrs: Array<string | null> = new Array(records.length);
+  records.forEach((r, i) => {
+    const o = i * COLS;
+    values[o + F.source] = sourceId;
+    values[o + F.time] = typeof r.time === 'number' && Number.isFinite(r.time) ? Math.round(r.time) : fallbackTime;
+    values[o + F.lat] = n(r.lat);
+    values[o + F.lng] = n(r.lng);
+    values[o + F.alt] = n(r.altitude);
+    values[o + F.speed] = n(r.speed);
+    values[o + F.course] = n(r.course);
+    values[o + F.satellites] = n(r.satellites);
+    values[o + F.hdop] = n(r.hdop);
+    values[o + F.precision] = n(r.precision);
+    values[o + F.flags] = (r.valid !== false && typeof r.lat === 'number' ? VALID : 0) | (r.lbs ? LBS : 0) | (r.attributes?.archive ? ARCHIVE : 0);
+    const a: Record<string, unknown> = { ...r.attributes };
+    if (r.cells?.length) a.cells = r.cells;
+    attrs[i] = Object.keys(a).length ? JSON.stringify(a) : null;
+  });
+  return { values, attrs };
+}

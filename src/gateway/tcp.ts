@@ -1,0 +1,153 @@
+/**
+ * TCP listener of one protocol: one DeviceConnection per socket. Frames are decoded as they
+ * arrive; replies go out in frame order, each only after its frame's records are committed.
+ */
+import net from 'node:net';
+import { DecodeError, FrameError, type Framer, type Protocol } from '../../protocols/types.ts';
+import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts';
+
+export interface TcpLimits {
+  idleMs: number;
+  maxConnectionsPerAddress: number;
+  /** Frames awaiting their commit on one connection before it stops reading (backpressure). */
+  maxInflight: number;
+}
+
+export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, port: number, limits: TcpLimits): Promise<net.Server> {
+  const perAddress = new Map<string, number>();
+  const server = net.createServer((socket) => {
+    const address = socket.remoteAddress ?? '?';
+    const n = perAddress.get(address) ?? 0;
+    if (n >= limits.maxConnectionsPerAddress) {
+      core.stats.refusedConnections++;
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, n + 1);
+    core.stats.connections++;
+    socket.once('close', () => {
+      core.stats.connections--;
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+    new DeviceConnection(core, protocol, socket, limits);
+  });
+  server.maxConnections = 100_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port, backlog: 4096 }, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+class DeviceConnection implements OutboundChannel {
+  private framer: Framer;
+  private pending: Buffer = Buffer.alloc(0);
+  private tail: Promise<void> = Promise.resolve();
+  private inflight = 0;
+  private closed = false;
+  readonly session: DeviceSession;
+
+  constructor(
+    private core: GatewayCore,
+    readonly protocol: Protocol,
+    private socket: net.Socket,
+    private limits: TcpLimits,
+  ) {
+    this.framer = protocol.createFramer!();
+    this.session = new DeviceSession(core, protocol, 'tcp', `${socket.remoteAddress}:${socket.remotePort}`, this);
+    socket.setNoDelay(true);
+    socket.setTimeout(limits.idleMs, () => this.close('idle'));
+    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+  }
+
+  get ctx() {
+    return this.session.ctx;
+  }
+  get open() {
+    return !this.closed;
+  }
+
+  send(bytes: Buffer): Promise<void> {
+    if (this.socket.destroyed) return Promise.reject(new Error('connection closed'));
+    return new Promise((resolve, reject) => this.socket.write(bytes, (e) => (e ? reject(e) : resolve())));
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return;
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    try {
+      for (;;) {
+        const f = this.framer.next(this.pending);
+        if (!f) break;
+        if (f.consumed <= 0) throw new FrameError('framer consumed nothing');
+        this.pending = this.pending.subarray(f.consumed);
+        if (f.frame.length) this.onFrame(f.frame);
+        if (this.closed) return;
+      }
+      if (this.pending.length > this.protocol.maxFrameSize) throw new FrameError(`no frame within ${this.protocol.maxFrameSize} bytes`);
+    } catch (e) {
+      this.malformed(e);
+    }
+  }
+
+  private onFrame(frame: Buffer): void {
+    const result = this.protocol.decode!(frame, this.session.context());
+    const h = this.session.handle(result);
+    if (h.refused) {
+      const refusal = h.refused.refusal;
+      this.tail = this.tail.then(async () => {
+        if (refusal) await this.send(refusal).catch(() => undefined);
+        this.close(h.refused!.reason);
+      });
+      this.closed = true; // read nothing more; the tail closes the socket after pending ACKs
+      return;
+    }
+    this.inflight++;
+    if (this.inflight >= this.limits.maxInflight) this.socket.pause();
+    const reply = h.reply;
+    this.tail = this.tail
+      .then(() => h.committed)
+      .then(
+        async () => {
+          if (reply && !this.socket.destroyed) await this.send(reply);
+        },
+        () => {
+          // The store could not take the data: no ACK; the device keeps its buffer and retries.
+          this.core.stats.storeFailures++;
+          this.close('store');
+        },
+      )
+      .finally(() => {
+        this.inflight--;
+        if (this.inflight < this.limits.maxInflight && !this.closed) this.socket.resume();
+      })
+      .catch(() => this.close());
+  }
+
+  private malformed(e: unknown): void {
+    this.core.stats.malformed++;
+    if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, error: String((e as Error)?.stack ?? e) });
+    // Acknowledge what was committed before the bad frame, then close.
+    this.closed = true;
+    this.tail.finally(() => this.socket.destroy());
+  }
+
+  private close(_why?: string): void {
+    if (!this.socket.destroyed) {
+      this.closed = true;
+      // Let queued ACKs go out first.
+      this.tail.finally(() => this.socket.destroy());
+    }
+    if (!this.finished) {
+      this.finished = true;
+      this.session.close();
+    }
+  }
+  private finished = false;
+}

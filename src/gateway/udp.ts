@@ -1,0 +1,66 @@
+/**
+ * UDP listener of one protocol. Each datagram is one frame; a remote address keeps its decode
+ * session (identity, counters) for a while, as a connection would. Replies go out after commit.
+ */
+import dgram from 'node:dgram';
+import { isIP } from 'node:net';
+import type { Protocol } from '../../protocols/types.ts';
+import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts';
+
+const SESSION_IDLE_MS = 15 * 60_000;
+const MAX_PEERS = 100_000;
+
+export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, port: number): Promise<dgram.Socket> {
+  const socket = dgram.createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
+  const peers = new Map<string, { session: DeviceSession; seen: number }>();
+  const sweep = setInterval(() => {
+    const old = Date.now() - SESSION_IDLE_MS;
+    for (const [k, p] of peers) if (p.seen < old) peers.delete(k);
+  }, 60_000);
+  sweep.unref();
+
+  socket.on('message', (msg, rinfo) => {
+    const key = `${rinfo.address}:${rinfo.port}`;
+    let peer = peers.get(key);
+    if (!peer) {
+      if (peers.size >= MAX_PEERS) return;
+      const channel: OutboundChannel = {
+        protocol,
+        get ctx() {
+          return peer!.session.ctx;
+        },
+        open: true,
+        send: (bytes) => new Promise((resolve, reject) => socket.send(bytes, rinfo.port, rinfo.address, (e) => (e ? reject(e) : resolve()))),
+      };
+      peer = { session: new DeviceSession(core, protocol, 'udp', key, channel), seen: 0 };
+      peers.set(key, peer);
+    }
+    peer.seen = Date.now();
+    let h;
+    try {
+      h = peer.session.handle(protocol.decode!(msg, peer.session.context()));
+    } catch {
+      core.stats.malformed++;
+      return;
+    }
+    if (h.refused) {
+      if (h.refused.refusal) socket.send(h.refused.refusal, rinfo.port, rinfo.address);
+      peers.delete(key);
+      return;
+    }
+    const reply = h.reply;
+    h.committed.then(
+      () => reply && socket.send(reply, rinfo.port, rinfo.address),
+      () => core.stats.storeFailures++, // no ACK: the device sends the datagram again
+    );
+  });
+  socket.on('close', () => clearInterval(sweep));
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, host, () => {
+      socket.off('error', reject);
+      socket.on('error', () => undefined);
+      resolve(socket);
+    });
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Fixes and the latest device state: the writer's side (one transaction per group commit) and
+ * simple reads. Rows arrive packed (see src/gateway/packing.ts) so the gateway's writer thread can
+ * insert them without building objects.
+ */
+import type { DB } from './db.ts';
+import { COLS, F, type PackedRows } from '../gateway/packing.ts';
+
+interface State {
+  fix_time: number | null;
+  lat: number | null;
+  lng: number | null;
+  alt: number | null;
+  speed: number | null;
+  course: number | null;
+  satellites: number | null;
+  precision: number | null;
+  last_time: number | null;
+  attrs: Record<string, [unknown, number]>;
+}
+
+const num = (v: number) => (Number.isNaN(v) ? null : v);
+
+export class FixStore {
+  private insertStmt;
+  private stateGet;
+  private statePut;
+  private seenStmt;
+  /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
+  private states = new Map<number, State>();
+
+  constructor(private db: DB) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source_id, time) DO UPDATE SET
+         lat = coalesce(excluded.lat, lat), lng = coalesce(excluded.lng, lng), alt = coalesce(excluded.alt, alt),
+         speed = coalesce(excluded.speed, speed), course = coalesce(excluded.course, course),
+         satellites = coalesce(excluded.satellites, satellites), hdop = coalesce(excluded.hdop, hdop),
+         precision = coalesce(excluded.precision, precision), flags = flags | excluded.flags,
+         attrs = CASE WHEN attrs IS NULL THEN excluded.attrs WHEN excluded.attrs IS NULL THEN attrs ELSE json_patch(attrs, excluded.attrs) END`,
+    );
+    this.stateGet = db.prepare<[number], Omit<State, 'attrs'> & { attrs: string }>('SELECT * FROM device_state WHERE source_id = ?');
+    this.statePut = db.prepare(
+      `INSERT OR REPLACE INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
+  }
+
+  private state(sourceId: number): State {
+    let s = this.states.get(sourceId);
+    if (!s) {
+      const row = this.stateGet.get(sourceId);
+      s = row ? { ...row, attrs: JSON.parse(row.attrs) } : { fix_time: null, lat: null, lng: null, alt: null, speed: null, course: null, satellites: null, precision: null, last_time: null, attrs: {} };
+      this.states.set(sourceId, s);
+    }
+    return s;
+  }
+
+  /** Insert packed rows and bring the device states up to date, in one transaction. */
+  write(batches: PackedRows[], now: number): number {
+    let n = 0;
+    const touched = new Set<number>();
+    const run = this.db.transaction(() => {
+      for (const b of batches) {
+        const v = b.values;
+        for (let r = 0; r < b.attrs.length; r++) {
+          const o = r * COLS;
+          const sourceId = v[o + F.source];
+          const time = v[o + F.time];
+          const flags = v[o + F.flags];
+          this.insertStmt.run(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r]);
+          this.advance(this.state(sourceId), v, o, b.attrs[r]);
+          touched.add(sourceId);
+          n++;
+        }
+      }
+      for (const id of touched) {
+        const s = this.states.get(id)!;
+        this.statePut.run(id, s.fix_time, s.lat, s.lng, s.alt, s.speed, s.course, s.satellites, s.precision, s.last_time, JSON.stringify(s.attrs), now);
+        this.seenStmt.run(now, now, id);
+      }
+    });
+    try {
+      run();
+    } catch (e) {
+      // The transaction rolled back: forget the in-memory states so they are read again from the file.
+      for (const id of touched) this.states.delete(id);
+      throw e;
+    }
+    return n;
+  }
+
+  /** Newer data wins: the last valid GNSS fix (LBS excluded), the last record, every attribute's latest value. */
+  private advance(s: State, v: Float64Array, o: number, attrs: string | null): void {
+    const time = v[o + F.time];
+    if (s.last_time === null || time > s.last_time) s.last_time = time;
+    const flags = v[o + F.flags];
+    const hasFix = !Number.isNaN(v[o + F.lat]) && !Number.isNaN(v[o + F.lng]);
+    if (hasFix && flags & 1 && !(flags & 2) && (s.fix_time === null || time >= s.fix_time)) {
+      s.fix_time = time;
+      s.lat = v[o + F.lat];
+      s.lng = v[o + F.lng];
+      s.alt = num(v[o + F.alt]);
+      s.speed = num(v[o + F.speed]);
+      s.course = num(v[o + F.course]);
+      s.satellites = num(v[o + F.satellites]);
+      s.precision = num(v[o + F.precision]);
+    }
+    if (attrs) {
+      for (const [k, val] of Object.entries(JSON.parse(attrs) as Record<string, unknown>)) {
+        const prev = s.attrs[k];
+        if (!prev || prev[1] <= time) s.attrs[k] = [val, time];
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The gateway over real TCP sockets with real Teltonika packets (issue 3): identification,
+ * ACK after commit, unknown and blocked devices, malformed frames, trackers added while running.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fsm } from '../helpers/cli.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+/** A real two-record Codec 8 Extended packet from the captures (fix times 2025-06-16). */
+const DATA = Buffer.from(
+  '000000000000010e8e020000019769de9f9800015299f718b278040018007708000000000013000b00ef0100f00000150500c80000450100010100b30000020000030000b401017c00000500b5001a00b6000c004238d40043000000440000000200f10000539b00100000efc70001004e000000000000000000000000019769de5d3b00015299f718b27804001800770800002c350001000000000000000000012c3500700124050f4e65766572615f33000000000000000f067cd9f4110c4006020c8f0701340e020c1c24050f4e65766572615f31000000000000000f067cd9f411334606020c380701340e020c2624050f4e65766572615f32000000000000000f067cd9f411464706020c240701360e020c26020000a8b0',
+  'hex',
+);
+const imeiPacket = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei)]);
+
+/** A TCP client that collects what the server sends and tells when the server closed. */
+async function connect(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  let received = Buffer.alloc(0);
+  let closed = false;
+  socket.on('data', (d) => (received = Buffer.concat([received, d])));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  const until = async (cond: () => boolean, ms = 5000) => {
+    const end = Date.now() + ms;
+    while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    return cond();
+  };
+  return {
+    socket,
+    send: (b: Buffer) => socket.write(b),
+    received: () => received,
+    closed: () => closed,
+    waitBytes: (n: number) => until(() => received.length >= n),
+    waitClosed: () => until(() => closed),
+  };
+}
+
+let s: TestServer;
+let port: number;
+let owner: { id: number; hash: string };
+beforeAll(async () => {
+  s = await startTestServer({ FSM_TELTONIKA_PORT: '0' });
+  port = s.running.gateway.ports.teltonika.tcp!;
+  owner = await s.user('fleet@example.com');
+});
+afterAll(() => s.close());
+
+const fixCount = (deviceId: string) =>
+  (s.store.db.prepare('SELECT COUNT(*) FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ?').pluck().get(deviceId) as number);
+
+describe('teltonika over TCP', () => {
+  it('accepts a registered device: 0x01 to the IMEI, the record count after the records are stored', async () => {
+    const tid = s.addTracker(owner.id, '356307042441013');
+    const c = await connect(port);
+    c.send(imeiPacket('356307042441013'));
+    expect(await c.waitBytes(1)).toBe(true);
+    expect(c.received().toString('hex')).toBe('01');
+    c.send(DATA);
+    expect(await c.waitBytes(5)).toBe(true);
+    expect(c.received().subarray(1).toString('hex')).toBe('00000002');
+    // acknowledged means stored
+    expect(fixCount('356307042441013')).toBe(2);
+    const src = s.store.trackers.getAny(tid)!.source_id;
+    const state = s.store.db.prepare('SELECT * FROM device_state WHERE source_id = ?').get(src) as any;
+    expect(state.fix_time).toBe(Date.parse('2025-06-13T15:18:07.000Z')); // the newer of the two records
+    expect(typeof state.lat).toBe('number');
+    expect(s.store.trackers.getAny(tid)!.first_seen).not.toBeNull();
+    c.socket.destroy();
+  });
+
+  it('the same packet sent again (ACK lost) is stored once', async () => {
+    const c = await connect(port);
+    c.send(imeiPacket('356307042441013'));
+    await c.waitBytes(1);
+    c.send(DATA);
+    await c.waitBytes(5);
+    expect(fixCount('356307042441013')).toBe(2);
+    c.socket.destroy();
+  });
+
+  it('refuses an unknown device with 0x00, closes, and lists it', async () => {
+    const c = await connect(port);
+    c.send(imeiPacket('999999999999999'));
+    expect(await c.waitClosed()).toBe(true);
+    expect(c.received().toString('hex')).toBe('00');
+    await new Promise((r) => setTimeout(r, 1300)); // the registry writes unknown devices once a second
+    const r = fsm(s.dataDir, 'device', 'unknown', '--json');
+    expect(r.json).toEqual([expect.objectContaining({ device_id: '999999999999999', protocol: 'teltonika', address: expect.stringContaining('127.0.0.1'), count: 1 })]);
+  });
+
+  it('recognises a tracker added with the admin command within 2 seconds', async () => {
+    expect(fsm(s.dataDir, 'tracker', 'add', '--user', 'fleet@example.com', '--device-id', '356307042441099', '--protocol', 'teltonika').code).toBe(0);
+    await new Promise((r) => setTimeout(r, 2000));
+    const c = await connect(port);
+    c.send(imeiPacket('356307042441099'));
+    await c.waitBytes(1);
+    expect(c.received().toString('hex')).toBe('01');
+    c.socket.destroy();
+  });
+
+  it('does not accept data of a blocked tracker', async () => {
+    const tid = s.addTracker(owner.id, '356307042441020');
+    s.store.trackers.setBlocked(s.store.trackers.getAny(tid)!.source_id, true);
+    s.running.gateway.core.registry.refresh();
+    const c = await connect(port);
+    c.send(imeiPacket('356307042441020'));
+    expect(await c.waitClosed()).toBe(true);
+    expect(c.received().toString('hex')).toBe('00');
+    expect(fixCount('356307042441020')).toBe(0);
+  });
+
+  it('a malformed frame closes that connection only, and is counted', async () => {
+    s.addTracker(owner.id, '356307042441030');
+    const good = await connect(port);
+    good.send(imeiPacket('356307042441030'));
+    await good.waitBytes(1);
+    const before = s.running.gateway.core.stats.malformed;
+    const bad = await connect(port);
+    bad.send(imeiPacket('356307042441030'));
+    await bad.waitBytes(1);
+    const broken = Buffer.from(DATA);
+    broken[8] = 0x99; // no such codec
+    bad.send(broken);
+    expect(await bad.waitClosed()).toBe(true);
+    expect(s.running.gateway.core.stats.malformed).toBe(before + 1);
+    good.send(DATA);
+    expect(await good.waitBytes(5)).toBe(true);
+    expect(good.received().subarray(1).toString('hex')).toBe('00000002');
+    good.socket.destroy();
+  });
+
+  it('a frame larger than the protocol allows closes the connection', async () => {
+    const c = await connect(port);
+    c.send(imeiPacket('356307042441013'));
+    await c.waitBytes(1);
+    const huge = Buffer.alloc(8 + 4);
+    huge.writeUInt32BE(0x7fffffff, 4);
+    c.send(huge);
+    expect(await c.waitClosed()).toBe(true);
+  });
+});
