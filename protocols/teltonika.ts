@@ -40,32 +40,40 @@ type Attrs = Record<string, AttrValue>;
 // ---------------------------------------------------------------------------------------------
 // IO element values
 
+// IO values are read in place (buffer, offset, length): no slice per element, the hot path of every record.
+
 /** Unsigned big-endian value of an IO element (1, 2, 4 or 8 bytes). */
-function uval(b: Buffer): number {
-  return b.length <= 6 ? (b.length ? b.readUIntBE(0, b.length) : 0) : Number(b.readBigUInt64BE(0));
+function uval(b: Buffer, o: number, n: number): number {
+  if (n === 1) return b[o];
+  if (n === 2) return (b[o] << 8) | b[o + 1];
+  if (n === 4) return b.readUInt32BE(o);
+  return n <= 6 ? (n ? b.readUIntBE(o, n) : 0) : b.readUInt32BE(o) * 4294967296 + b.readUInt32BE(o + 4);
 }
-function sval(b: Buffer): number {
-  return b.length <= 6 ? (b.length ? b.readIntBE(0, b.length) : 0) : Number(b.readBigInt64BE(0));
+function sval(b: Buffer, o: number, n: number): number {
+  if (n === 1) return (b[o] << 24) >> 24;
+  if (n === 2) return b.readInt16BE(o);
+  if (n === 4) return b.readInt32BE(o);
+  return n <= 6 ? (n ? b.readIntBE(o, n) : 0) : Number(b.readBigInt64BE(o));
 }
 /** Raw value of an element nobody named: 8-byte values stay exact as decimal strings when too large. */
-function rawval(b: Buffer): AttrValue {
-  if (b.length !== 8) return uval(b);
-  const v = b.readBigInt64BE(0);
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+function rawval(b: Buffer, o: number, n: number): AttrValue {
+  if (n !== 8) return uval(b, o, n);
+  const hi = b.readInt32BE(o);
+  if (hi >= -0x200000 && hi < 0x200000) return hi * 4294967296 + b.readUInt32BE(o + 4);
+  return b.readBigInt64BE(o).toString();
 }
 
-type IoHandler = (b: Buffer, a: Attrs) => void;
-const num = (key: string, div = 1, signed = false): IoHandler => (b, a) => {
-  a[key] = (signed ? sval(b) : uval(b)) / div;
-};
-const flag = (key: string): IoHandler => (b, a) => {
-  a[key] = uval(b) > 0;
+type IoHandler = (b: Buffer, o: number, n: number, a: Attrs) => void;
+const num = (key: string, div = 1, signed = false): IoHandler =>
+  signed ? (b, o, n, a) => void (a[key] = sval(b, o, n) / div) : (b, o, n, a) => void (a[key] = uval(b, o, n) / div);
+const flag = (key: string): IoHandler => (b, o, n, a) => {
+  a[key] = uval(b, o, n) > 0;
 };
 function addAlarm(a: Attrs, alarm: string): void {
   a[Attr.alarm] = a[Attr.alarm] ? `${a[Attr.alarm]},${alarm}` : alarm;
 }
-const alarmIf = (alarm: string): IoHandler => (b, a) => {
-  if (uval(b) > 0) addAlarm(a, alarm);
+const alarmIf = (alarm: string): IoHandler => (b, o, n, a) => {
+  if (uval(b, o, n) > 0) addAlarm(a, alarm);
 };
 
 /** Model families the IO id meanings depend on. `fmb`: FMB/FMC/FMM... (also assumed when the model is unknown). */
@@ -86,7 +94,7 @@ const IO: Array<[number, Family, IoHandler]> = [
   [4, 'any', flag(indexed.in(4))],
   [9, 'fmb', num(indexed.adc(1), 1000)],
   [10, 'fmb', num(indexed.adc(2), 1000)],
-  [11, 'fmb', (b, a) => { a[Attr.iccid] = b.length === 8 ? b.readBigUInt64BE(0).toString() : String(uval(b)); }],
+  [11, 'fmb', (b, o, n, a) => { a[Attr.iccid] = n === 8 ? b.readBigUInt64BE(o).toString() : String(uval(b, o, n)); }],
   [12, 'fmb', num(Attr.fuelUsed, 1000)],
   [13, 'fmb', num(Attr.fuelConsumption, 100)],
   [16, 'any', num(Attr.odometer)],
@@ -112,8 +120,8 @@ const IO: Array<[number, Family, IoHandler]> = [
   [74, 'fmb', num(indexed.temp(3), 10, true)],
   [75, 'fmb', num(indexed.temp(4), 10, true)],
   // iButton: the key's bytes arrive least significant first
-  [78, 'any', (b, a) => {
-    if (b.length === 8 && b.readBigUInt64LE(0) !== 0n) a[Attr.driverUniqueId] = b.readBigUInt64LE(0).toString(16).toUpperCase().padStart(16, '0');
+  [78, 'any', (b, o, n, a) => {
+    if (n === 8 && b.readBigUInt64LE(o) !== 0n) a[Attr.driverUniqueId] = b.readBigUInt64LE(o).toString(16).toUpperCase().padStart(16, '0');
   }],
   [80, 'fmbNot6', num('dataMode')],
   [81, 'fmbNot6', num(Attr.obdSpeed)],
@@ -127,7 +135,7 @@ const IO: Array<[number, Family, IoHandler]> = [
   [110, 'fmb', num(Attr.fuelConsumption, 10)],
   [113, 'fmb', num(Attr.batteryLevel)],
   [115, 'fmb', num('engineTemp', 10, true)],
-  [175, 'fmb', (b, a) => addAlarm(a, uval(b) > 0 ? Alarm.geofenceEnter : Alarm.geofenceExit)],
+  [175, 'fmb', (b, o, n, a) => addAlarm(a, uval(b, o, n) > 0 ? Alarm.geofenceEnter : Alarm.geofenceExit)],
   [179, 'any', flag(indexed.out(1))],
   [180, 'any', flag(indexed.out(2))],
   [181, 'any', num('pdop', 10)],
@@ -145,11 +153,11 @@ const IO: Array<[number, Family, IoHandler]> = [
   [249, 'fmb', alarmIf(Alarm.jamming)],
   [251, 'fmb', alarmIf(Alarm.idle)],
   [252, 'fmb', alarmIf(Alarm.powerCut)],
-  [253, 'any', (b, a) => {
-    const alarm = [undefined, Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering][uval(b)];
+  [253, 'any', (b, o, n, a) => {
+    const alarm = [undefined, Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering][uval(b, o, n)];
     if (alarm) addAlarm(a, alarm);
   }],
-  [389, 'fmb003', (b, a) => { a.obdOdometer = uval(b) * 1000; }],
+  [389, 'fmb003', (b, o, n, a) => { a.obdOdometer = uval(b, o, n) * 1000; }],
   [636, 'fmb', num('cid4g')],
   [662, 'fmb', flag(Attr.door)],
   ...[1, 2, 3, 4].map((i): [number, Family, IoHandler] => [700 + i, 'fm6', num(`bleTemp${i}`, 100, true)]),
@@ -161,7 +169,7 @@ const IO_BY_ID = new Map<number, Array<[Family, IoHandler]>>();
 for (const [id, family, h] of IO) IO_BY_ID.set(id, [...(IO_BY_ID.get(id) ?? []), [family, h]]);
 
 /** GH3000 personal trackers number their IO elements differently. */
-const IO_GH3000 = new Map<number, IoHandler>([
+const IO_GH3000: Map<number, IoHandler> = new Map<number, IoHandler>([
   [1, num(Attr.batteryLevel)],
   [2, flag('usbConnected')],
   [5, num('uptime')],
@@ -175,16 +183,30 @@ const IO_GH3000 = new Map<number, IoHandler>([
   [244, flag('roaming')],
 ]);
 
-function decodeIo(id: number, b: Buffer, a: Attrs, codec: number, model: string | undefined): void {
-  if (codec === CODEC_GH3000) {
-    const h = IO_GH3000.get(id);
-    if (h) h(b, a);
-    else a[indexed.io(id)] = rawval(b);
-    return;
+/** The IO table of a model, resolved once per model (the family rules are regexes: not per element). */
+const TABLES = new Map<string | undefined, Map<number, IoHandler>>();
+function ioTable(codec: number, model: string | undefined): Map<number, IoHandler> {
+  if (codec === CODEC_GH3000) return IO_GH3000;
+  let t = TABLES.get(model);
+  if (!t) {
+    t = new Map();
+    for (const [id, handlers] of IO_BY_ID) {
+      const h = handlers.find(([family]) => FAMILY[family](model))?.[1];
+      if (h) t.set(id, h);
+    }
+    if (TABLES.size < 64) TABLES.set(model, t);
   }
-  const h = IO_BY_ID.get(id)?.find(([family]) => FAMILY[family](model))?.[1];
-  if (h) h(b, a);
-  else a[indexed.io(id)] = rawval(b);
+  return t;
+}
+
+/** `io<id>` names, made once per id. */
+const IO_KEYS: string[] = [];
+const ioKey = (id: number) => (IO_KEYS[id] ??= indexed.io(id));
+
+function decodeIo(table: Map<number, IoHandler>, id: number, b: Buffer, o: number, n: number, a: Attrs): void {
+  const h = table.get(id);
+  if (h) h(b, o, n, a);
+  else a[ioKey(id)] = rawval(b, o, n);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +234,7 @@ function decodeBeacons(data: Reader, a: Attrs): void {
 
 /** EYE sensor / BLE tag parameters inside ids 548, 10828, 10829, 10831, 11317: param id -> (value bytes) -> attributes. */
 const TAG_PARAMS: Record<number, (v: Buffer, a: Attrs, p: string) => void> = {
-  0: (v, a, p) => { a[`${p}Rssi`] = sval(v.subarray(0, 1)); },
+  0: (v, a, p) => { a[`${p}Rssi`] = sval(v, 0, 1); },
   1: (v, a, p) => { a[`${p}Id`] = v.toString('hex'); },
   2: (v, a, p) => {
     const f = v.length ? v[0] : 0;
@@ -220,15 +242,15 @@ const TAG_PARAMS: Record<number, (v: Buffer, a: Attrs, p: string) => void> = {
     if (f & 0x80 && v.length > 1) a[`${p}Voltage`] = v[1] * 10 + 2000; // mV
   },
   5: (v, a, p) => { a[`${p}Name`] = v.toString('utf8').replace(/\0+$/, ''); }, // NUL-padded
-  6: (v, a, p) => { a[`${p}Temp`] = sval(v.subarray(0, 2)); },
-  7: (v, a, p) => { a[`${p}Humidity`] = uval(v.subarray(0, 1)); },
-  8: (v, a, p) => { a[`${p}Magnet`] = uval(v.subarray(0, 1)) > 0; },
-  9: (v, a, p) => { a[`${p}Motion`] = uval(v.subarray(0, 1)) > 0; },
-  10: (v, a, p) => { a[`${p}MotionCount`] = uval(v.subarray(0, 2)); },
-  11: (v, a, p) => { a[`${p}Pitch`] = sval(v.subarray(0, 1)); },
-  12: (v, a, p) => { a[`${p}AngleRoll`] = sval(v.subarray(0, 2)); },
-  13: (v, a, p) => { a[`${p}LowBattery`] = uval(v.subarray(0, 1)); },
-  14: (v, a, p) => { a[`${p}Battery`] = uval(v.subarray(0, 2)); }, // mV
+  6: (v, a, p) => { a[`${p}Temp`] = sval(v, 0, 2); },
+  7: (v, a, p) => { a[`${p}Humidity`] = uval(v, 0, 1); },
+  8: (v, a, p) => { a[`${p}Magnet`] = uval(v, 0, 1) > 0; },
+  9: (v, a, p) => { a[`${p}Motion`] = uval(v, 0, 1) > 0; },
+  10: (v, a, p) => { a[`${p}MotionCount`] = uval(v, 0, 2); },
+  11: (v, a, p) => { a[`${p}Pitch`] = sval(v, 0, 1); },
+  12: (v, a, p) => { a[`${p}AngleRoll`] = sval(v, 0, 2); },
+  13: (v, a, p) => { a[`${p}LowBattery`] = uval(v, 0, 1); },
+  14: (v, a, p) => { a[`${p}Battery`] = uval(v, 0, 2); }, // mV
   15: (v, a, p) => { a[`${p}Mac`] = v.subarray(0, 6).toString('hex'); },
 };
 
@@ -290,6 +312,7 @@ function decodeNetwork(rec: DeviceRecord): void {
   const a = rec.attributes;
   const lac = a.lac;
   const cid = a.cid2g ?? a.cid4g;
+  if (lac === undefined && cid === undefined) return; // most records: no delete, which would slow the object down
   delete a.lac;
   delete a.cid2g;
   delete a.cid4g;
@@ -330,7 +353,7 @@ function decodeGh3000Location(r: Reader, rec: DeviceRecord): number {
 }
 
 function decodeAvlLocation(r: Reader, rec: DeviceRecord, codec: number): void {
-  rec.time = r.u64();
+  rec.time = r.u32() * 4294967296 + r.u32();
   rec.attributes.priority = r.u8();
   rec.lng = r.i32() / 1e7;
   rec.lat = r.i32() / 1e7;
@@ -351,29 +374,29 @@ function decodeLocation(r: Reader, codec: number, ctx: DecodeContext): DeviceRec
   const model = typeof ctx.config.modelOverride === 'string' ? ctx.config.modelOverride : undefined;
   const wide = codec === CODEC_8E; // counts and ids on 2 bytes
   const wideId = wide || codec === CODEC_16;
-  const count = () => (wide ? r.u16() : r.u8());
-  const id = () => (wideId ? r.u16() : r.u8());
 
   let globalMask = 0x0f;
   if (codec === CODEC_GH3000) globalMask = decodeGh3000Location(r, rec);
   else decodeAvlLocation(r, rec, codec);
 
-  [1, 2, 4].forEach((size, i) => {
-    if (!(globalMask & (2 << i))) return;
-    for (let n = count(); n > 0; n--) {
-      const ioId = id();
-      decodeIo(ioId, r.bytes(size), a, codec, model);
+  const table = ioTable(codec, model);
+  for (let i = 0; i < 3; i++) {
+    if (!(globalMask & (2 << i))) continue;
+    const size = 1 << i;
+    for (let n = wide ? r.u16() : r.u8(); n > 0; n--) {
+      const ioId = wideId ? r.u16() : r.u8();
+      decodeIo(table, ioId, r.buf, r.skip(size).pos - size, size, a);
     }
-  });
+  }
   if (codec !== CODEC_GH3000) {
-    for (let n = count(); n > 0; n--) {
-      const ioId = id();
-      decodeIo(ioId, r.bytes(8), a, codec, model);
+    for (let n = wide ? r.u16() : r.u8(); n > 0; n--) {
+      const ioId = wideId ? r.u16() : r.u8();
+      decodeIo(table, ioId, r.buf, r.skip(8).pos - 8, 8, a);
     }
   }
   if (ctx.config.extended === true) {
-    for (let n = count(); n > 0; n--) {
-      const ioId = id();
+    for (let n = wide ? r.u16() : r.u8(); n > 0; n--) {
+      const ioId = wideId ? r.u16() : r.u8();
       a[indexed.io(ioId)] = r.hex(16);
     }
   }
@@ -592,6 +615,8 @@ const COMMANDS: Record<string, (attrs: Command['attributes']) => Buffer> = {
   positionSingle: () => text('getrecord'),
   getVersion: () => text('getver'),
   rebootDevice: () => text('cpureset'),
+  // Chat text travels as a Codec 12 text message; the device hands it to its serial/display accessory.
+  message: (a) => text(String(a.message ?? '')),
 };
 
 function encode(command: Command, _ctx: EncodeContext): Buffer {
@@ -610,5 +635,6 @@ export const protocol: Protocol = {
   createFramer,
   decode,
   commands: Object.keys(COMMANDS),
+  carriesText: true,
   encode,
 };

@@ -127,6 +127,9 @@ describe('teltonika encoder', () => {
   });
 
   it('throws for unsupported commands', () => {
-    expect(() => enc('message', { message: 'hi' })).toThrow();
+    expect(() => enc('alarmSos', {})).toThrow();
+  });
+  it('sends chat text as a Codec 12 command', () => {
+    expect(enc('message', { message: 'Go to depot 4' }).toString('hex')).toBe(enc('custom', { data: 'Go to depot 4' }).toString('hex'));
   });
 });
