@@ -44,12 +44,14 @@ type Attrs = Record<string, AttrValue>;
 
 /** Unsigned big-endian value of an IO element (1, 2, 4 or 8 bytes). */
 function uval(b: Buffer, o: number, n: number): number {
+  if (o + n > b.length) throw new DecodeError('IO value past the end');
   if (n === 1) return b[o];
   if (n === 2) return (b[o] << 8) | b[o + 1];
   if (n === 4) return b.readUInt32BE(o);
   return n <= 6 ? (n ? b.readUIntBE(o, n) : 0) : b.readUInt32BE(o) * 4294967296 + b.readUInt32BE(o + 4);
 }
 function sval(b: Buffer, o: number, n: number): number {
+  if (o + n > b.length) throw new DecodeError('IO value past the end');
   if (n === 1) return (b[o] << 24) >> 24;
   if (n === 2) return b.readInt16BE(o);
   if (n === 4) return b.readInt32BE(o);
@@ -58,6 +60,7 @@ function sval(b: Buffer, o: number, n: number): number {
 /** Raw value of an element nobody named: 8-byte values stay exact as decimal strings when too large. */
 function rawval(b: Buffer, o: number, n: number): AttrValue {
   if (n !== 8) return uval(b, o, n);
+  if (o + 8 > b.length) throw new DecodeError('IO value past the end');
   const hi = b.readInt32BE(o);
   if (hi >= -0x200000 && hi < 0x200000) return hi * 4294967296 + b.readUInt32BE(o + 4);
   return b.readBigInt64BE(o).toString();
