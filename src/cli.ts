@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { AccountError, createUser } from './accounts/accounts.ts';
 import { ConfigError, DEFAULT_PROTOCOL_PORTS, loadConfig } from './config.ts';
 import { createMailer } from './mail/mailer.ts';
+import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateCommand } from './simulator/command.ts';
+import { SimulationOptionError } from './simulator/run.ts';
 import { openStore, type Store } from './store/index.ts';
 import { TARIFF_FIELDS, type TariffChanges, type TariffField } from './store/tariffs.ts';
 import type { UserRow } from './store/users.ts';
@@ -160,6 +162,14 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       ctx.out(`unblocked tracker ${t.id} (device ${t.device_id})`);
     },
   },
+  simulate: {
+    usage: SIMULATE_USAGE,
+    options: SIMULATE_OPTIONS,
+    run: (ctx, o) =>
+      simulateCommand(ctx.store, o, ctx.out, ctx.json).catch((e) => {
+        throw e instanceof SimulationOptionError ? new UsageError(e.message) : e;
+      }),
+  },
 };
 
 function need(o: Opts, name: string): string {
@@ -188,7 +198,7 @@ function help(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const words = argv.filter((a) => !a.startsWith('-'));
-  const name = Object.keys(COMMANDS).find((k) => k === words.slice(0, 2).join(' '));
+  const name = Object.keys(COMMANDS).find((k) => k === words.slice(0, 2).join(' ')) ?? Object.keys(COMMANDS).find((k) => k === words[0]);
   if (!name) {
     const asked = argv.length === 0 || argv.includes('--help') || argv.includes('help');
     (asked ? console.log : console.error)(asked ? help() : `unknown command: ${argv.join(' ')}\n\n${help()}`);

@@ -5,6 +5,7 @@
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
 import { createGeocoder } from './geocoder/index.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -20,7 +21,8 @@ export interface Running {
 export async function start(config: Readonly<Config>, opts: { logger?: boolean; print?: (s: string) => void } = {}): Promise<Running> {
   const print = opts.print ?? ((s: string) => console.log(s));
   const store = openStore(config.dbFile);
-  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
+  const chat = new ChatDelivery(store.chat);
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
     print(`Created the master user. Login: ${first.login}  Password: ${first.password}  (shown once; keep it)`);
@@ -30,6 +32,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const port = (api.server.address() as { port: number }).port;
   print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
   const gateway = await startGateway(config, store, {
+    ...chat.hooks(),
     log: (level, msg, data) => api.log[level](data ?? {}, msg),
   });
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
@@ -57,11 +60,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
     throw e;
   }
-  const running = await start(config);
+  // Signals are handled from the first moment: one arriving during start-up stops once started.
+  let running: Running | undefined;
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (!running) return; // start() is still running: it stops right after
     await running.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  running = await start(config);
+  if (stopping) {
+    await running.close();
+    process.exit(0);
+  }
 }

@@ -1,0 +1,134 @@
+/**
+ * bench/ingest (issue 3): simulated Teltonika Codec 8 Extended trackers over loopback TCP against
+ * a real server process. Prints
+ *   - fixes/s acknowledged end to end (a fix counts once its ACK reached the tracker),
+ *   - the indexed SQLite insert rate of the same rows through the same store code and durability,
+ *     measured in the same run (the physical limit of this machine), and their ratio,
+ *   - the server's RSS with 10,000 connections held open.
+ * Targets on a 2-core machine: >= 100,000 acknowledged fixes/s (ratio >= 0.25); 10,000 connections in <= 1.5 GiB.
+ *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { pack } from '../src/gateway/packing.ts';
+import { runSimulation } from '../src/simulator/index.ts';
+import { openDatabase } from '../src/store/db.ts';
+import { FixStore } from '../src/store/fixes.ts';
+import { openStore } from '../src/store/index.ts';
+import type { DeviceRecord } from '../protocols/types.ts';
+
+const { values } = parseArgs({
+  options: {
+    trackers: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '10' },
+    'per-packet': { type: 'string', default: '50' },
+    connections: { type: 'string', default: '10000' },
+  },
+});
+const trackers = Number(values.trackers);
+const seconds = Number(values.seconds);
+const perPacket = Number(values['per-packet']);
+const connections = Number(values.connections);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `86${String(i + 1).padStart(13, '0')}`);
+
+/** A data directory with `n` registered Teltonika trackers. */
+function prepare(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fsm-ingest-'));
+  const store = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
+  const user = store.users.create({ login: 'bench@example.com', passwordHash: 'x', now: Date.now() });
+  store.db.transaction(() => {
+    for (const d of ids(n)) store.trackers.add({ userId: user, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
+  })();
+  store.close();
+  return dir;
+}
+
+async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
+  const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /teltonika tcp:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
+  return { proc, port };
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** The same rows, straight into SQLite through the writer's store code, FULL durability, batches as the gateway commits them. */
+function rawInsertRate(rows: number, batch: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'fsm-raw-'));
+  const db = openDatabase(join(dir, 'fsm.sqlite'));
+  db.pragma('synchronous = FULL');
+  const store = new FixStore(db);
+  const t0 = Date.now() - 86_400_000;
+  const records = (source: number, k: number): DeviceRecord[] =>
+    Array.from({ length: perPacket }, (_, i) => ({ time: t0 + (k * perPacket + i) * 1000, lat: 54.6 + i * 1e-4, lng: 25.2 + i * 1e-4, altitude: 120, speed: 42, course: 90, satellites: 9, valid: true, attributes: { ignition: true, power: 13.8, battery: 4.1, odometer: 1234567 + i, in1: true, fuel: 45 } }));
+  let written = 0;
+  const start = performance.now();
+  for (let k = 0; written < rows; k++) {
+    const batches = [];
+    for (let s = 1; s <= batch / perPacket; s++) batches.push(pack(s, records(s, k), Date.now()));
+    written += store.write(batches, Date.now());
+  }
+  const rate = written / ((performance.now() - start) / 1000);
+  db.close();
+  return rate;
+}
+
+// 1. acknowledged fixes/s end to end
+{
+  const dir = prepare(trackers);
+  const { proc, port } = await server(dir);
+  let acked = 0;
+  let t0 = 0;
+  let ackedAtStart = 0;
+  const warmup = 2;
+  const sim = runSimulation({ protocol: 'teltonika', trackers, interval: 0, duration: seconds + warmup, host: '127.0.0.1', port, deviceIds: ids(trackers), recordsPerPacket: perPacket, drainTimeout: 0, onAck: (_d, r) => (acked += r.length) });
+  await new Promise((r) => setTimeout(r, warmup * 1000));
+  t0 = performance.now();
+  ackedAtStart = acked;
+  const rssBefore = rssMiB(proc.pid!);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const rate = (acked - ackedAtStart) / ((performance.now() - t0) / 1000);
+  const rss = rssMiB(proc.pid!);
+  await sim;
+  proc.kill();
+  const raw = rawInsertRate(Math.max(200_000, Math.round(rate * 2)), trackers * perPacket);
+  console.log(`acknowledged end to end: ${Math.round(rate).toLocaleString('en')} fixes/s (${trackers} trackers, ${perPacket} records per packet, ${seconds} s; server RSS ${rssBefore.toFixed(0)}-${rss.toFixed(0)} MiB)`);
+  console.log(`raw indexed SQLite insert (same rows, same store code, synchronous=FULL): ${Math.round(raw).toLocaleString('en')} rows/s`);
+  console.log(`ratio ${(rate / raw).toFixed(2)} (targets: >= 100,000 fixes/s, ratio >= 0.25)`);
+}
+
+// 2. RSS with many connections held open
+{
+  const dir = prepare(connections);
+  const { proc, port } = await server(dir);
+  const idle = rssMiB(proc.pid!);
+  let connected = 0;
+  const abort = new AbortController();
+  const sim = runSimulation({ protocol: 'teltonika', trackers: connections, interval: 60, duration: 600, host: '127.0.0.1', port, deviceIds: ids(connections), signal: abort.signal, onProgress: (s) => (connected = s.connected), progressInterval: 1, connectConcurrency: 512 });
+  const until = Date.now() + 120_000;
+  while (connected < connections && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+  await new Promise((r) => setTimeout(r, 2000));
+  const rss = rssMiB(proc.pid!);
+  console.log(`${connected.toLocaleString('en')} connections open: server RSS ${rss.toFixed(0)} MiB (idle ${idle.toFixed(0)} MiB; target <= 1536 MiB for 10,000)`);
+  abort.abort();
+  await sim.catch(() => undefined);
+  proc.kill();
+}
