@@ -61,25 +61,32 @@ export class Reader {
   }
 }
 
-/** CRC-16/IBM (ARC, reflected 0xA001): Teltonika and others. */
-export function crc16Ibm(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0;
-  for (let i = start; i < end; i++) {
-    crc ^= buf[i];
-    for (let b = 0; b < 8; b++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
-  }
-  return crc;
-}
-
-const X25_TABLE = (() => {
+/** Lookup table of a reflected CRC-16 polynomial: eight times faster than bit by bit. */
+function reflectedTable(poly: number): Uint16Array {
   const t = new Uint16Array(256);
   for (let i = 0; i < 256; i++) {
     let c = i;
-    for (let b = 0; b < 8; b++) c = c & 1 ? (c >>> 1) ^ 0x8408 : c >>> 1;
+    for (let b = 0; b < 8; b++) c = c & 1 ? (c >>> 1) ^ poly : c >>> 1;
     t[i] = c;
   }
   return t;
-})();
+}
+const IBM_TABLE = reflectedTable(0xa001);
+const X25_TABLE = reflectedTable(0x8408);
+
+/** CRC-16/IBM (ARC, reflected 0xA001, init 0): Teltonika and others. */
+export function crc16Ibm(buf: Uint8Array, start = 0, end = buf.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = (crc >>> 8) ^ IBM_TABLE[(crc ^ buf[i]) & 0xff];
+  return crc;
+}
+
+/** CRC-16/KERMIT (reflected 0x8408, init 0, no final xor): Ruptela. */
+export function crc16Kermit(buf: Uint8Array, start = 0, end = buf.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = (crc >>> 8) ^ X25_TABLE[(crc ^ buf[i]) & 0xff];
+  return crc;
+}
 
 /** CRC-16/X-25 (reflected 0x8408, init and xorout 0xFFFF): GT06/Concox and others. */
 export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
@@ -99,12 +106,9 @@ export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): numbe
 }
 
 /** CRC-16/MODBUS (reflected 0xA001, init 0xFFFF): Galileosky and others. */
-export function crc16Modbus(buf: Buffer, start = 0, end = buf.length): number {
+export function crc16Modbus(buf: Uint8Array, start = 0, end = buf.length): number {
   let crc = 0xffff;
-  for (let i = start; i < end; i++) {
-    crc ^= buf[i];
-    for (let b = 0; b < 8; b++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
-  }
+  for (let i = start; i < end; i++) crc = (crc >>> 8) ^ IBM_TABLE[(crc ^ buf[i]) & 0xff];
   return crc;
 }
 

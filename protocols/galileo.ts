@@ -6,6 +6,7 @@
  * Also: `07` photo parts (answered `07 | CRC`), `08` compressed records (minimal data set + tag list),
  * and Iridium SBD packets (`01 | u16 BE length | 01 00 1C ...`, no CRC, no answer).
  */
+import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
 import { Reader, crc16Modbus } from './binary.ts';
 import { Alarm, Attr, indexed } from './attributes.ts';
 import {
@@ -147,30 +148,14 @@ function decodeExtended(r: Reader, a: Attrs): void {
 // ---------------------------------------------------------------------------------------------
 // Records
 
-interface Fix {
-  time?: number;
-  lat: number;
-  lng: number;
-  altitude?: number;
-  speed?: number;
-  course?: number;
-}
 interface Session {
-  last?: Fix;
+  last?: LastFix;
   photo?: { chunks: Buffer[]; size: number };
 }
 
-function withLastLocation(rec: DeviceRecord, session: Session): DeviceRecord {
-  const last = session.last;
-  if (last) Object.assign(rec, { lat: last.lat, lng: last.lng, altitude: last.altitude, speed: last.speed, course: last.course, valid: false });
-  rec.time ??= last?.time;
-  return rec;
-}
-
+const withLastLocation = withLastFix;
 function remember(records: DeviceRecord[], session: Session): void {
-  const fixes = records.filter((r) => r.lat !== undefined && r.valid !== false);
-  const latest = fixes.reduce<DeviceRecord | undefined>((m, r) => (!m || (r.time ?? 0) >= (m.time ?? 0) ? r : m), undefined);
-  if (latest) session.last = { time: latest.time, lat: latest.lat!, lng: latest.lng!, altitude: latest.altitude, speed: latest.speed, course: latest.course };
+  for (const r of records) rememberFix(session, r);
 }
 
 /** Main packet: tags until the end; a repeated tag closes the current record. */

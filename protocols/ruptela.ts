@@ -5,7 +5,8 @@
  * Commands from the device: 1 records, 68 extended records (2-byte IO ids, merged records), 9 DTCs,
  * 15 identification, 16 heartbeat, 37 files (photos), 2/3/4/7/17 replies to server commands.
  */
-import { Reader } from './binary.ts';
+import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { Reader, crc16Kermit } from './binary.ts';
 import { Alarm, Attr, indexed } from './attributes.ts';
 import {
   DecodeError,
@@ -39,16 +40,6 @@ const MAX_FRAME = 65535 + 4;
 const PHOTO_MAX = 1 << 20;
 
 type Attrs = Record<string, AttrValue>;
-
-/** CRC-16/KERMIT (reflected 0x8408, init 0, no final xor). */
-export function crc16Kermit(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0;
-  for (let i = start; i < end; i++) {
-    crc ^= buf[i];
-    for (let b = 0; b < 8; b++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
-  }
-  return crc;
-}
 
 /** Server -> device packet: `u16 length | 100+type | content | u16 CRC`. */
 function encodeContent(type: number, content: Buffer): Buffer {
@@ -176,26 +167,13 @@ function finishIo(a: Attrs): void {
 // ---------------------------------------------------------------------------------------------
 // Records
 
-interface Fix {
-  time?: number;
-  lat: number;
-  lng: number;
-  altitude?: number;
-  speed?: number;
-  course?: number;
-}
 interface Session {
-  last?: Fix;
+  last?: LastFix;
   photo?: { chunks: Buffer[]; size: number };
 }
 
 /** A record without a location of its own gets the last known one, marked not valid. */
-function withLastLocation(rec: DeviceRecord, session: Session): DeviceRecord {
-  const last = session.last;
-  if (last) Object.assign(rec, { lat: last.lat, lng: last.lng, altitude: last.altitude, speed: last.speed, course: last.course, valid: false });
-  rec.time ??= last?.time;
-  return rec;
-}
+const withLastLocation = withLastFix;
 
 function decodeRecord(r: Reader, extended: boolean, session: Session): { rec: DeviceRecord; merge: boolean } {
   const rec: DeviceRecord = { attributes: {} };
@@ -214,7 +192,7 @@ function decodeRecord(r: Reader, extended: boolean, session: Session): { rec: De
   const lat = r.i32();
   if (lng !== -0x80000000 && lat !== -0x80000000) {
     Object.assign(rec, { valid: true, lng: lng / 1e7, lat: lat / 1e7, altitude: r.u16() / 10, course: r.u16() / 100, satellites: r.u8(), speed: r.u16(), hdop: r.u8() / 10 });
-    session.last = { time: rec.time, lat: rec.lat!, lng: rec.lng!, altitude: rec.altitude, speed: rec.speed, course: rec.course };
+    rememberFix(session, rec);
   } else {
     r.skip(8);
   }

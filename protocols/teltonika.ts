@@ -6,6 +6,7 @@
  * answered `0005 | packet id | 01 | avl packet id | count`.
  * Codecs: 8, 8 Extended (0x8E), 16 (AVL data), 7 (GH3000), 12 (commands/replies, camera), 13 and 14 (replies).
  */
+import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
 import { Reader, crc16Ibm } from './binary.ts';
 import { Alarm, Attr, indexed } from './attributes.ts';
 import {
@@ -282,33 +283,14 @@ function decodeVariable(id: number, data: Buffer, a: Attrs): void {
 // ---------------------------------------------------------------------------------------------
 // Location records
 
-interface Fix {
-  time?: number;
-  lat: number;
-  lng: number;
-  altitude?: number;
-  speed?: number;
-  course?: number;
-}
-
 interface Session {
-  last?: Fix;
+  last?: LastFix;
   photo?: { id: number; size: number; chunks: Buffer[]; received: number };
 }
 
 /** A record that carries no location of its own gets the connection's last known one, marked not valid. */
-function withLastLocation(rec: DeviceRecord, session: Session): DeviceRecord {
-  const last = session.last;
-  if (last) Object.assign(rec, { lat: last.lat, lng: last.lng, altitude: last.altitude, speed: last.speed, course: last.course, valid: false });
-  rec.time ??= last?.time;
-  return rec;
-}
-
-function remember(rec: DeviceRecord, session: Session): void {
-  if (rec.lat !== undefined && rec.lng !== undefined && rec.valid !== false) {
-    session.last = { time: rec.time, lat: rec.lat, lng: rec.lng, altitude: rec.altitude, speed: rec.speed, course: rec.course };
-  }
-}
+const withLastLocation = withLastFix;
+const remember = (rec: DeviceRecord, session: Session) => rememberFix(session, rec);
 
 /** Cell from the LAC/CID IO elements, with MCC/MNC taken from the operator code when it has one. */
 function decodeNetwork(rec: DeviceRecord): void {

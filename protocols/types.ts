@@ -66,6 +66,13 @@ export interface DecodeContext {
   session: Record<string, unknown>;
   /** Identity known for this connection so far, if any. */
   deviceId?: string;
+  /** Where media a device sends (photos, voice notes) is kept; the decoder records the name it answers. */
+  media?: MediaStore;
+}
+
+/** Keeps a media file and answers its name (the gateway writes under data/media/). */
+export interface MediaStore {
+  store(deviceId: string, data: Buffer, extension: string): string;
 }
 
 /** An HTTP request as an HTTP protocol (OsmAnd, ...) receives it. */

@@ -268,14 +268,9 @@ const health: Handler = (m, ctx) => {
   return { deviceId: m.id, records: Object.keys(attributes).length ? [statusRecord(ctx, attributes)] : [] };
 };
 
-/** Media files go to a store the gateway injects as `config.mediaManager`; without one they are dropped. */
-export interface MediaStore {
-  store(deviceId: string, data: Buffer, extension: string): string;
-}
-
+/** Media files go to the store the gateway passes as `ctx.media`; without one they are dropped. */
 function storeMedia(ctx: DecodeContext, deviceId: string, data: Buffer, extension: string): string | undefined {
-  const media = ctx.config.mediaManager as Partial<MediaStore> | undefined;
-  return typeof media?.store === 'function' ? media.store(deviceId, data, extension) : undefined;
+  return ctx.media?.store(deviceId, data, extension);
 }
 
 function mediaRecord(ctx: DecodeContext, m: Message, key: string, data: Buffer, extension: string): DeviceRecord[] {

@@ -8,6 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import type { Geocoder } from '../geocoder/types.ts';
+import type { ChatDelivery } from '../gateway/chat.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { SessionRow } from '../store/sessions.ts';
@@ -23,6 +25,10 @@ export interface Services {
   config: Readonly<Config>;
   store: Store;
   mailer: Mailer;
+  /** Addresses for coordinates and coordinates for addresses (src/geocoder, docs/geocoder.md). */
+  geocoder: Geocoder;
+  /** Delivery of chat messages to connected devices (src/gateway/chat.ts). */
+  chat: ChatDelivery;
   /** The clock (ms UTC); tests may replace it. */
   now: () => number;
 }

@@ -4,7 +4,7 @@
  * that a sub-user lacking the right gets code 13. New calls join the table as they land.
  */
 export const RIGHTS = {
-  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete'],
+  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/route/create', 'task/route/update', 'task/route/delete'],
   place_update: ['place/create', 'place/update', 'place/delete', 'place/batch_convert', 'place/upload'],
   zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
   employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],

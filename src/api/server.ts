@@ -9,11 +9,20 @@ import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
 import { trackerCalls } from './tracker.ts';
+import { trackerStateCalls } from './tracker-state.ts';
+import { chatCalls } from './chat.ts';
 import { tagCalls } from './tag.ts';
 import { fieldCalls } from './field.ts';
+import { geocoderCalls } from './geocoder.ts';
+import { placeCalls } from './place.ts';
+import { zoneCalls } from './zone.ts';
+import { taskCalls } from './task.ts';
+import { routeCalls } from './route.ts';
+import { employeeCalls } from './employee.ts';
+import { departmentCalls } from './department.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...tagCalls, ...fieldCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it. */
 export interface UploadedFile {

@@ -13,8 +13,8 @@ export function trackerView(t: TrackerRow, tz: string): Record<string, unknown> 
     id: t.id,
     label: t.label,
     clone: !!t.clone,
-    // Department of the tracker's employee; -1 while no employee is bound (employees: issue 4).
-    group_id: -1,
+    // Department of the tracker's employee; 0 if it has none; -1 without an employee (docs/employees.md).
+    group_id: t.group_id,
     source: {
       id: t.source_id,
       device_id: t.device_id,

@@ -3,7 +3,7 @@
  * writer, and acknowledging only after the commit. A DeviceSession is one connection (TCP), one
  * remote address (UDP) or one request (HTTP).
  */
-import type { DecodeContext, DecodeResult, DeviceRecord, Protocol } from '../../protocols/types.ts';
+import type { DecodeContext, DecodeResult, DeviceRecord, MediaStore, Protocol } from '../../protocols/types.ts';
 import type { DeviceRegistry, Source } from './registry.ts';
 import type { FixWriter } from './writer.ts';
 
@@ -44,6 +44,7 @@ export class GatewayCore {
     readonly writer: FixWriter,
     readonly hooks: GatewayHooks = {},
     readonly now: () => number = Date.now,
+    readonly media?: MediaStore,
   ) {}
 }
 
@@ -66,7 +67,7 @@ export class DeviceSession {
     readonly address: string,
     private channel?: OutboundChannel,
   ) {
-    this.ctx = { now: core.now(), transport, config: {}, session: {} };
+    this.ctx = { now: core.now(), transport, config: {}, session: {}, media: core.media };
   }
 
   /** Decode context with the current time, for the next frame. */

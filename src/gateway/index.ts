@@ -10,6 +10,8 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/index.ts';
 import { GatewayCore, type GatewayHooks } from './core.ts';
 import { listenHttp } from './http.ts';
+import { fileMediaStore } from './media.ts';
+import { join } from 'node:path';
 import { DeviceRegistry } from './registry.ts';
 import { listenTcp } from './tcp.ts';
 import { listenUdp } from './udp.ts';
@@ -26,7 +28,7 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
   const writer = new FixWriter(config.dbFile, { synchronous: config.gateway.synchronous });
   await writer.ready;
   const registry = new DeviceRegistry(store.devices);
-  const core = new GatewayCore(registry, writer, hooks);
+  const core = new GatewayCore(registry, writer, hooks, Date.now, fileMediaStore(join(config.dataDir, 'media')));
   const host = config.gateway.host;
   const limits = { idleMs: config.gateway.idleSeconds * 1000, maxConnectionsPerAddress: config.gateway.maxConnectionsPerAddress, maxInflight: 64 };
   const servers: Array<NetServer | HttpServer> = [];

@@ -15,6 +15,11 @@ export const ARCHIVE = 4;
 export interface PackedRows {
   values: Float64Array;
   attrs: Array<string | null>;
+  /**
+   * The newest value of every attribute over these rows, JSON `{name: [value, time]}`: the device
+   * state is updated from it, so the writer parses one object per message rather than one per row.
+   */
+  latest: string | null;
 }
 
 const n = (x: number | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : NaN);
@@ -23,6 +28,8 @@ const n = (x: number | undefined) => (typeof x === 'number' && Number.isFinite(x
 export function pack(sourceId: number, records: DeviceRecord[], fallbackTime: number): PackedRows {
   const values = new Float64Array(records.length * COLS);
   const attrs: Array<string | null> = new Array(records.length);
+  const latest: Record<string, [unknown, number]> = {};
+  let anyLatest = false;
   records.forEach((r, i) => {
     const o = i * COLS;
     values[o + F.source] = sourceId;
@@ -39,6 +46,12 @@ export function pack(sourceId: number, records: DeviceRecord[], fallbackTime: nu
     const a: Record<string, unknown> = { ...r.attributes };
     if (r.cells?.length) a.cells = r.cells;
     attrs[i] = Object.keys(a).length ? JSON.stringify(a) : null;
+    const time = values[o + F.time];
+    for (const k in a) {
+      const prev = latest[k];
+      if (!prev || prev[1] <= time) latest[k] = [a[k], time];
+      anyLatest = true;
+    }
   });
-  return { values, attrs };
+  return { values, attrs, latest: anyLatest ? JSON.stringify(latest) : null };
 }

@@ -29,6 +29,12 @@ export interface GeocodeOptions {
   withDetails?: boolean;
   /** Search only: prefer results inside these bounds. */
   bounds?: { nw: { lat: number; lng: number }; se: { lat: number; lng: number } };
+  /**
+   * ui_user_action: a person waits for this answer, so a remote provider is always asked (on a cache
+   * miss). ui (the default, and what background work should use): while a remote provider is known
+   * to be failing, the offline provider answers at once instead of waiting for another timeout.
+   */
+  goal?: 'ui' | 'ui_user_action';
 }
 
 export interface Geocoder {

@@ -84,11 +84,16 @@ export function compileConditions(conditions: Condition[] | undefined, opts: Com
   return { sql: parts.map((p) => `(${p})`).join(' AND '), params };
 }
 
-function resolve(field: string, path: string, opts: CompileOptions, params: unknown[]): FieldSpec {
+function resolve(field: string, path: string, opts: CompileOptions, _params: unknown[]): FieldSpec & { params?: unknown[] } {
   const spec = Object.hasOwn(opts.fields, field) ? opts.fields[field] : /^\d{1,9}$/.test(field) ? opts.customField?.(Number(field)) : undefined;
   if (!spec) throw invalidParams([{ parameter: `${path}.field`, error: `unknown field ${JSON.stringify(field).slice(0, 80)}; fields: ${Object.keys(opts.fields).join(', ')} or a custom field id` }]);
-  if ('params' in spec && Array.isArray(spec.params)) params.push(...spec.params);
   return spec;
+}
+
+/** The field's SQL at one place of the statement, binding the field's own parameters for that place. */
+function use(spec: FieldSpec & { params?: unknown[] }, params: unknown[]): string {
+  if (spec.params) params.push(...spec.params);
+  return spec.sql;
 }
 
 function value(spec: FieldSpec, v: unknown, path: string, opts: CompileOptions): unknown {
@@ -123,25 +128,31 @@ function compile(c: Condition, path: string, opts: CompileOptions, params: unkno
       const spec = resolve(c.field, path, opts, params);
       if (c.value === null) {
         if (!spec.nullable) throw invalidParams([{ parameter: `${path}.value`, error: `${c.field} is never null` }]);
-        return `${spec.sql} IS NULL`;
+        return `${use(spec, params)} IS NULL`;
       }
-      params.push(value(spec, c.value, path, opts));
-      return spec.kind === 'string' ? `${spec.sql} = ? COLLATE NOCASE` : `${spec.sql} = ?`;
+      const v = value(spec, c.value, path, opts);
+      const sql = use(spec, params);
+      params.push(v);
+      return spec.kind === 'string' ? `${sql} = ? COLLATE NOCASE` : `${sql} = ?`;
     }
     case 'contains': {
       const spec = resolve(c.field, path, opts, params);
       if (spec.kind !== 'string') throw invalidParams([{ parameter: `${path}.field`, error: `contains needs a text field; ${c.field} is a ${spec.kind}` }]);
+      const sql = use(spec, params);
       params.push(`%${c.value.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-      return `${spec.sql} LIKE ? ESCAPE '\\'`;
+      return `${sql} LIKE ? ESCAPE '\\'`;
     }
     case 'in': {
       const spec = resolve(c.field, path, opts, params);
       const values = c.value.filter((v) => v !== null).map((v) => value(spec, v, path, opts));
       const hasNull = c.value.some((v) => v === null);
       if (hasNull && !spec.nullable) throw invalidParams([{ parameter: `${path}.value`, error: `${c.field} is never null` }]);
-      params.push(...values);
-      const list = values.length ? `${spec.sql} IN (${values.map(() => '?').join(', ')})` : '0';
-      return hasNull ? `(${list} OR ${spec.sql} IS NULL)` : list;
+      let list = '0';
+      if (values.length) {
+        list = `${use(spec, params)} IN (${values.map(() => '?').join(', ')})`;
+        params.push(...values);
+      }
+      return hasNull ? `(${list} OR ${use(spec, params)} IS NULL)` : list;
     }
     case 'period': {
       const spec = resolve(c.field, path, opts, params);
@@ -149,8 +160,9 @@ function compile(c: Condition, path: string, opts: CompileOptions, params: unkno
       const from = value(spec, c.value.from, `${path}.value.from`.replace(/\.value$/, ''), opts) as number;
       const to = value(spec, c.value.to, `${path}.value.to`.replace(/\.value$/, ''), opts) as number;
       if (to < from) throw invalidParams([{ parameter: `${path}.value.to`, error: 'to must not be before from' }]);
+      const sql = use(spec, params);
       params.push(from, to);
-      return `${spec.sql} BETWEEN ? AND ?`;
+      return `${sql} BETWEEN ? AND ?`;
     }
   }
 }

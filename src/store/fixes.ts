@@ -65,16 +65,18 @@ export class FixStore {
     const run = this.db.transaction(() => {
       for (const b of batches) {
         const v = b.values;
+        // one packed message holds the rows of one device
         for (let r = 0; r < b.attrs.length; r++) {
           const o = r * COLS;
           const sourceId = v[o + F.source];
           const time = v[o + F.time];
           const flags = v[o + F.flags];
           this.insertStmt.run(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r]);
-          this.advance(this.state(sourceId), v, o, b.attrs[r]);
+          this.advance(this.state(sourceId), v, o);
           touched.add(sourceId);
           n++;
         }
+        if (b.latest && b.attrs.length) mergeLatest(this.state(v[F.source]).attrs, b.latest);
       }
       for (const id of touched) {
         const s = this.states.get(id)!;
@@ -92,8 +94,8 @@ export class FixStore {
     return n;
   }
 
-  /** Newer data wins: the last valid GNSS fix (LBS excluded), the last record, every attribute's latest value. */
-  private advance(s: State, v: Float64Array, o: number, attrs: string | null): void {
+  /** Newer data wins: the last valid GNSS fix (LBS excluded), the last record. */
+  private advance(s: State, v: Float64Array, o: number): void {
     const time = v[o + F.time];
     if (s.last_time === null || time > s.last_time) s.last_time = time;
     const flags = v[o + F.flags];
@@ -108,11 +110,14 @@ export class FixStore {
       s.satellites = num(v[o + F.satellites]);
       s.precision = num(v[o + F.precision]);
     }
-    if (attrs) {
-      for (const [k, val] of Object.entries(JSON.parse(attrs) as Record<string, unknown>)) {
-        const prev = s.attrs[k];
-        if (!prev || prev[1] <= time) s.attrs[k] = [val, time];
-      }
-    }
+  }
+}
+
+/** Every attribute's latest value wins, whatever order messages arrive in (late buffered data does not overwrite newer values). */
+function mergeLatest(into: Record<string, [unknown, number]>, latestJson: string): void {
+  const latest = JSON.parse(latestJson) as Record<string, [unknown, number]>;
+  for (const k in latest) {
+    const prev = into[k];
+    if (!prev || prev[1] <= latest[k][1]) into[k] = latest[k];
   }
 }

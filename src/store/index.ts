@@ -1,6 +1,7 @@
 /** The store: the only place with SQL. One object per open database file. */
 import { openDatabase, type DB } from './db.ts';
 import { SessionStore } from './sessions.ts';
+import { ChatStore } from './chat.ts';
 import { DeviceStore } from './devices.ts';
 import { FieldStore } from './fields.ts';
 import { TagStore } from './tags.ts';
@@ -25,6 +26,7 @@ export interface Store {
   fields: FieldStore;
   geocache: GeoCacheStore;
   devices: DeviceStore;
+  chat: ChatStore;
   places: PlaceStore;
   zones: ZoneStore;
   employees: EmployeeStore;
@@ -46,6 +48,7 @@ export function openStore(file: string): Store {
     fields: new FieldStore(db),
     geocache: new GeoCacheStore(db),
     devices: new DeviceStore(db),
+    chat: new ChatStore(db),
     places: new PlaceStore(db, new TagStore(db), new FieldStore(db)),
     zones: new ZoneStore(db, new TagStore(db)),
     deviceState: new DeviceStateStore(db),

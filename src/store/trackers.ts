@@ -25,6 +25,8 @@ export interface TrackerRow {
   last_seen: number | null;
   source_creation_date: number;
   tariff_end_date: number | null;
+  /** Department id of the tracker's employee; 0 when the employee has none; -1 without an employee. */
+  group_id: number;
 }
 
 export interface NewTracker {
@@ -42,8 +44,9 @@ export interface NewTracker {
 
 const SELECT = `SELECT t.id, t.user_id, t.source_id, t.label, t.clone, t.deleted, t.status_listing_id, t.avatar_file_name,
   s.device_id, s.model, s.protocol, s.blocked, s.tariff_id, s.phone, s.has_gsm, s.bundled_sim, s.corrupted,
-  s.first_seen, s.last_seen, s.creation_date AS source_creation_date, s.tariff_end_date
-  FROM trackers t JOIN sources s ON s.id = t.source_id`;
+  s.first_seen, s.last_seen, s.creation_date AS source_creation_date, s.tariff_end_date,
+  CASE WHEN e.id IS NULL THEN -1 ELSE COALESCE(e.department_id, 0) END AS group_id
+  FROM trackers t JOIN sources s ON s.id = t.source_id LEFT JOIN employees e ON e.tracker_id = t.id`;
 
 export class TrackerStore {
   private listStmt;

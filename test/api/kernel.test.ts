@@ -5,6 +5,8 @@ import { buildApi, allCalls, type UploadedFile } from '../../src/api/server.ts';
 import { defineCall, type CallDef } from '../../src/api/kernel.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
+import { ChatDelivery } from '../../src/gateway/chat.ts';
+import { createGeocoder } from '../../src/geocoder/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -137,7 +139,7 @@ describe('redirect_target on upload calls', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent' });
-    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now }, { logger: false, calls: [...allCalls, echo] as CallDef[] });
+    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(s.store.chat), geocoder: createGeocoder(config.geocoder, { cache: s.store.geocache }) }, { logger: false, calls: [...allCalls, echo] as CallDef[] });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     close = () => app.close();

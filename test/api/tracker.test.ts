@@ -47,6 +47,22 @@ describe('tracker/list and tracker/read', () => {
   });
 });
 
+describe('group_id (department of the tracker\'s employee)', () => {
+  it('-1 without an employee, 0 with an employee without department, else the department id; the cached list follows', async () => {
+    const id = s.addTracker(ann.id, '860000000000003');
+    const group = async () => (await s.call('tracker/list', { hash: ann.hash })).body.list.find((t: any) => t.id === id).group_id;
+    expect(await group()).toBe(-1);
+    const emp = (await s.call('employee/create', { hash: ann.hash, employee: { first_name: 'Ida', tracker_id: id } })).body.id;
+    expect(await group()).toBe(0);
+    const dept = (await s.call('department/create', { hash: ann.hash, department: { label: 'East' } })).body.id;
+    await s.call('employee/update', { hash: ann.hash, employee: { id: emp, department_id: dept } });
+    expect(await group()).toBe(dept);
+    expect((await s.call('tracker/read', { hash: ann.hash, tracker_id: id })).body.value.group_id).toBe(dept);
+    await s.call('employee/delete', { hash: ann.hash, employee_id: emp });
+    expect(await group()).toBe(-1);
+  });
+});
+
 describe('tracker/change_phone', () => {
   it('changes phone and APN', async () => {
     const id = s.addTracker(ann.id, '860000000000010');

@@ -25,8 +25,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'));
+/** `dataDir`: reuse a data directory (a restart); default a fresh one. */
+export async function startTestServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'))): Promise<TestServer> {
   const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports, ...env });
   const printed: string[] = [];

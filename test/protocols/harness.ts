@@ -75,6 +75,9 @@ export function replayGroup(protocol: Protocol, lines: CaptureLine[], now = REPL
   const steps: ReplayStep[] = [];
   for (const line of lines) {
     ctx.config = { ...ctx.config, ...(line.decoder_config ?? {}) };
+    // A capture whose source stubbed the media store says what the stub answers: give the decoder that store.
+    const stub = typeof ctx.config.mediaManager === 'string' ? /returns the name (\S+)/.exec(ctx.config.mediaManager) : null;
+    if (stub) ctx.media = { store: () => stub[1] };
     ctx.transport = line.transport === 'udp' ? 'udp' : line.transport === 'http' ? 'http' : 'tcp';
     try {
       let result: DecodeResult;

@@ -5,7 +5,7 @@ import type { Protocol } from '../../protocols/types.ts';
 
 const protocolsDir = join(dirname(fileURLToPath(import.meta.url)), '../../protocols');
 /** Files in protocols/ that are shared helpers, not protocols. */
-const NOT_PROTOCOLS = new Set(['types.ts', 'attributes.ts', 'binary.ts', 'index.ts', 'text.ts']);
+const NOT_PROTOCOLS = new Set(['types.ts', 'attributes.ts', 'binary.ts', 'index.ts', 'text.ts', 'last-fix.ts']);
 
 /** Every protocol module in protocols/ (each exports `protocol`), optionally narrowed by PROTOCOL=a,b. */
 export async function loadProtocols(): Promise<Protocol[]> {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { protocol, crc16Kermit } from '../../protocols/ruptela.ts';
+import { protocol } from '../../protocols/ruptela.ts';
+import { crc16Kermit } from '../../protocols/binary.ts';
 import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
 
 const hex = (s: string) => Buffer.from(s, 'hex');

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { protocol, type MediaStore } from '../../protocols/watch.ts';
+import { protocol } from '../../protocols/watch.ts';
+import type { MediaStore } from '../../protocols/types.ts';
 import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
 
 const NOW = Date.UTC(2024, 0, 1);
@@ -24,7 +25,7 @@ describe('watch replies', () => {
   it('acknowledges each voice part and stores the note once complete', () => {
     const stored: Array<[string, string, string]> = [];
     const media: MediaStore = { store: (id, data, ext) => (stored.push([id, data.toString('latin1'), ext]), 'note.amr') };
-    const c = ctx({ mediaManager: media });
+    const c = { ...ctx({}), media };
     const part = (n: number, data: string) => decode(`[ZJ*7*0034*0000*JXTK,0,watch_7,${n},2,${data}]`, c);
     const first = part(1, 'ab');
     expect(first.reply?.toString()).toBe('[ZJ*7*0034*0007*JXTKR,1]');

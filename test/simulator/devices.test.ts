@@ -10,7 +10,6 @@ import { protocol as wialonProtocol } from '../../protocols/wialon.ts';
 import { crc16Ibm } from '../../protocols/binary.ts';
 import type { DecodeContext, DeviceRecord, Protocol } from '../../protocols/types.ts';
 import { DEVICE_PROTOCOLS } from '../../src/simulator/devices/index.ts';
-import { crc16Arc } from '../../src/simulator/devices/crc.ts';
 import { httpReplies } from '../../src/simulator/devices/osmand.ts';
 import type { SimFix } from '../../src/simulator/types.ts';
 import { Vehicle } from '../../src/simulator/vehicle.ts';
@@ -194,12 +193,3 @@ describe('osmand device side', () => {
   });
 });
 
-describe('crc16Arc', () => {
-  it('equals the protocols\' bitwise CRC-16/IBM', () => {
-    for (let n = 0; n < 300; n += 7) {
-      const b = Buffer.from(Array.from({ length: n }, (_, i) => (i * 131 + n * 17) & 0xff));
-      expect(crc16Arc(b)).toBe(crc16Ibm(b));
-      expect(crc16Arc(b, 3, Math.max(3, n - 2))).toBe(crc16Ibm(b, 3, Math.max(3, n - 2)));
-    }
-  });
-});

@@ -3,7 +3,7 @@
  * AVL packets `00000000 | u32 length | 8E | count | records | count | u32 CRC-16/IBM`, each answered
  * with the accepted record count as u32. A Codec 12 command from the server gets a type 0x06 reply.
  */
-import { crc16Arc } from './crc.ts';
+import { crc16Ibm as crc16Arc } from '../../../protocols/binary.ts';
 import type { Device, DeviceProtocol, Reply, ReplyReader, SimFix } from '../types.ts';
 
 const CODEC_8E = 0x8e;

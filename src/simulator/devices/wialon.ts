@@ -4,7 +4,7 @@
  * it. Answers: `#AL#1`, `#AD#1` (other codes are errors), `#AB#<records taken>`.
  * Params use the lower-case names the decoder aliases (`pwr_ext`, `pwr_int`) or keeps as they are.
  */
-import { crc16Arc } from './crc.ts';
+import { crc16Ibm as crc16Arc } from '../../../protocols/binary.ts';
 import type { Device, DeviceProtocol, Reply, ReplyReader, SimFix } from '../types.ts';
 
 const crc = (s: string) => crc16Arc(Buffer.from(s, 'utf8')).toString(16).toUpperCase().padStart(4, '0');

@@ -1,0 +1,215 @@
+/**
+ * Task calls (spec: Tasks, base path /task; States and transitions). Routes and checkpoints share
+ * the table and the id space (src/api/route.ts); docs/tasks-api.md records the designed parts.
+ */
+import { z } from 'zod';
+import { GEOCODER_TYPES } from '../geocoder/types.ts';
+import { compileConditions, compileSort, conditionsParam } from '../lists/conditions.ts';
+import { customTaskField, TASK_STATUSES, type TaskRow } from '../store/tasks.ts';
+import type { UserRow } from '../store/users.ts';
+import { convertBatch, DEFAULT_TASK_BATCH_FIELDS, LOCATION_CHECK_MODES, TASK_BATCH_FIELDS } from '../tasks/batch.ts';
+import { checkFormTemplate, dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
+import { initialStatus, requireEditable } from '../tasks/states.ts';
+import { taskViews } from '../tasks/view.ts';
+import { parseDateTime } from '../time.ts';
+import { ApiError, invalidParams } from './errors.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { id } from './schemas.ts';
+
+/** The owner's task, route or checkpoint, or 201. */
+export function ownTask(services: Services, owner: UserRow, taskId: number, what = 'task'): TaskRow {
+  const row = services.store.tasks.get(owner.id, taskId);
+  if (!row) throw new ApiError(201, {}, `Not found in the database: ${what} ${taskId}`);
+  return row;
+}
+
+const create = defineCall({
+  path: 'task/create',
+  summary: 'Create a task; assigned when tracker_id is given, else unassigned. Answers id and external_id_counts.',
+  right: 'task_update',
+  params: z.object({ task: taskInput, create_form: z.boolean().default(false) }),
+  async handler({ services, owner, user, params }) {
+    const { task } = params;
+    const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: true });
+    const trackerId = task.tracker_id ?? null;
+    if (trackerId !== null) taskTracker(services, owner, trackerId, 201);
+    checkFormTemplate(params.create_form, task.form_template_id);
+    await fillAddress(services, draft);
+    const newId = services.store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() });
+    return { id: newId, ...externalIdCounts(services, owner, draft.external_id) };
+  },
+});
+
+const read = defineCall({
+  path: 'task/read',
+  summary: 'A task, checkpoint or route; a route comes with its checkpoints in order.',
+  params: z.object({ task_id: id }),
+  handler({ services, owner, user, params }) {
+    const row = ownTask(services, owner, params.task_id);
+    const [value] = taskViews(services.store, [row], user.time_zone);
+    if (row.type !== 'route') return { value };
+    return { value, checkpoints: taskViews(services.store, services.store.tasks.checkpoints(row.id), user.time_zone) };
+  },
+});
+
+const update = defineCall({
+  path: 'task/update',
+  summary: 'Change a task or checkpoint (unassigned or assigned only: 255); tracker_id and status are ignored.',
+  right: 'task_update',
+  params: z.object({ task: taskInput.extend({ id }), create_form: z.boolean().default(false) }),
+  async handler({ services, owner, user, params }) {
+    const { task } = params;
+    const row = ownTask(services, owner, task.id);
+    if (row.type === 'route') throw new ApiError(201, {}, `Not found in the database: task ${task.id} is a route; use task/route/update`);
+    requireEditable([row], `task ${row.id}`);
+    const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: task.fields !== undefined });
+    checkFormTemplate(params.create_form, task.form_template_id);
+    await fillAddress(services, draft);
+    services.store.tasks.update(row, draft);
+    return externalIdCounts(services, owner, draft.external_id);
+  },
+});
+
+const remove = defineCall({
+  path: 'task/delete',
+  summary: 'Delete a task, a checkpoint (its route closes up) or a route with its checkpoints.',
+  right: 'task_update',
+  params: z.object({ task_id: id }),
+  handler({ services, owner, params }) {
+    services.store.tasks.delete(ownTask(services, owner, params.task_id));
+  },
+});
+
+const assign = defineCall({
+  path: 'task/assign',
+  summary: 'Assign a task or route (with its checkpoints) to a tracker, or unassign it with tracker_id null.',
+  right: 'task_update',
+  params: z.object({ task_id: id, tracker_id: id.nullable() }),
+  handler({ services, owner, params }) {
+    const row = ownTask(services, owner, params.task_id);
+    if (row.type === 'checkpoint') throw new ApiError(255, {}, `Invalid task state: ${row.id} is a checkpoint of route ${row.route_id}; assign the route`);
+    requireEditable(row.type === 'route' ? [row, ...services.store.tasks.checkpoints(row.id)] : [row], `${row.type} ${row.id}`);
+    if (params.tracker_id !== null) taskTracker(services, owner, params.tracker_id, 204);
+    services.store.tasks.assign(row, params.tracker_id, initialStatus(params.tracker_id), services.now());
+  },
+});
+
+const count = defineCall({
+  path: 'task/count',
+  summary: "Number of the user's tasks (checkpoints included, routes not).",
+  params: z.object({}),
+  handler({ services, owner }) {
+    return { count: services.store.tasks.count(owner.id) };
+  },
+});
+
+const nullable = <T extends z.ZodType>(s: T) => s.nullable().optional();
+export const listParams = z.object({
+  external_id: nullable(z.string().max(MAX_EXTERNAL_ID)),
+  statuses: nullable(z.array(z.enum(TASK_STATUSES)).max(TASK_STATUSES.length)),
+  trackers: nullable(z.array(id).max(10_000)),
+  from: nullable(dateTime),
+  to: nullable(dateTime),
+  conditions: nullable(conditionsParam),
+  filter: nullable(z.string().max(760)),
+  filters: nullable(z.array(z.string().min(1).max(760)).max(20)),
+  tag_ids: nullable(z.array(id).max(100)),
+  location: nullable(z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180), radius: z.number().positive().max(20_100_000) })),
+  offset: nullable(z.number().int().min(0).max(2_147_483_647)),
+  limit: nullable(z.number().int().min(0).max(2_147_483_647)),
+  sort: nullable(z.array(z.string().max(100)).max(13)),
+});
+
+/** from/to of a list call in the user's zone (code 7 naming them; to must not be before from). */
+export function listWindow(p: { from?: string | null; to?: string | null }, tz: string): { from?: number; to?: number } {
+  const from = p.from ? parseDateTime(p.from, tz) : undefined;
+  const to = p.to ? parseDateTime(p.to, tz) : undefined;
+  if (p.from && from === undefined) throw invalidParams([{ parameter: 'from', error: 'not a valid date/time' }]);
+  if (p.to && to === undefined) throw invalidParams([{ parameter: 'to', error: 'not a valid date/time' }]);
+  if (from !== undefined && to !== undefined && to < from) throw invalidParams([{ parameter: 'to', error: 'must not be before from' }]);
+  return { from, to };
+}
+
+const nonEmpty = <T>(a: T[] | null | undefined) => (a?.length ? a : undefined);
+
+const list = defineCall({
+  path: 'task/list',
+  summary: 'Tasks and checkpoints matching all given filters, one page, and the total count.',
+  params: listParams,
+  handler({ services, owner, user, params: p }) {
+    const { store } = services;
+    const tz = user.time_zone;
+    const conditions = compileConditions(p.conditions ?? undefined, {
+      fields: store.tasks.listFields,
+      timeZone: tz,
+      customField: (fid) => {
+        const def = store.fields.get(owner.id, fid);
+        return def?.entity_type === 'task' ? { ...customTaskField(def.type), params: [fid] } : undefined;
+      },
+    });
+    const { rows, count } = store.tasks.list({
+      userId: owner.id,
+      routes: false,
+      externalId: p.external_id,
+      statuses: nonEmpty(p.statuses),
+      trackers: nonEmpty(p.trackers),
+      ...listWindow(p, tz),
+      conditions,
+      filter: p.filter || undefined,
+      filters: nonEmpty(p.filters),
+      tagIds: nonEmpty(p.tag_ids),
+      location: p.location ?? undefined,
+      orderBy: compileSort(p.sort ?? undefined, store.tasks.listFields, 't.id'),
+      offset: p.offset ?? undefined,
+      limit: p.limit ?? undefined,
+    });
+    return { list: taskViews(store, rows, tz), count };
+  },
+});
+
+const batchConvert = defineCall({
+  path: 'task/batch_convert',
+  summary: 'Convert tab-delimited rows into task objects (not saved), each with its errors; limit_exceeded when cut.',
+  right: 'task_update',
+  params: z.object({
+    batch: z.string().max(5_000_000),
+    fields: z
+      .array(z.enum(TASK_BATCH_FIELDS))
+      .min(1)
+      .max(TASK_BATCH_FIELDS.length)
+      .refine((f) => new Set(f).size === f.length, 'each field at most once')
+      .default([...DEFAULT_TASK_BATCH_FIELDS]),
+    geocoder: z.enum(GEOCODER_TYPES).optional(),
+    default_radius: z.number().int().min(1).max(MAX_RADIUS).default(100),
+    default_max_delay: z.number().int().min(0).max(MAX_MINUTES).default(0),
+    default_duration: z.number().int().min(1).max(MAX_MINUTES).default(60),
+    default_min_stay_duration: z.number().int().min(0).max(MAX_MINUTES).default(0),
+    location_check_mode: z.enum(LOCATION_CHECK_MODES).default('entity_location'),
+    employee_ids: z.array(id).max(1000).nullable().optional(),
+    // No vehicles API yet: accepted and ignored (docs/tasks-api.md).
+    vehicle_ids: z.array(id).max(1000).nullable().optional(),
+  }),
+  handler({ services, owner, user, params }) {
+    return convertBatch(services, owner, user.time_zone, params);
+  },
+});
+
+const transmute = defineCall({
+  path: 'task/transmute',
+  summary: 'Turn a task into a checkpoint of a route, inserted at the zero-based order.',
+  right: 'task_update',
+  params: z.object({ task_id: id, route_id: id, order: z.number().int().min(0).max(100_000) }),
+  handler({ services, owner, params }) {
+    const task = ownTask(services, owner, params.task_id);
+    const route = ownTask(services, owner, params.route_id, 'route');
+    if (route.type !== 'route') throw new ApiError(201, {}, `Not found in the database: route ${params.route_id}`);
+    if (task.type !== 'task') throw new ApiError(255, {}, `Invalid task state: ${task.id} is a ${task.type}, not a task`);
+    const checkpoints = services.store.tasks.checkpoints(route.id);
+    requireEditable([task], `task ${task.id}`);
+    requireEditable([route, ...checkpoints], `route ${route.id}`);
+    if (params.order > checkpoints.length) throw invalidParams([{ parameter: 'order', error: `at most ${checkpoints.length}: the route has ${checkpoints.length} checkpoints` }]);
+    services.store.tasks.transmute(task, route, params.order, services.now());
+  },
+});
+
+export const taskCalls = [create, read, update, remove, assign, count, list, batchConvert, transmute];

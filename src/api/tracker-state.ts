@@ -1,0 +1,116 @@
+/**
+ * Tracker readings (issue 3; spec: Trackers — get_last_gps_point, get_diagnostics, get_inputs,
+ * get_fuel, get_counters): the latest state the gateway keeps in device_state, mapped to the
+ * spec's names and units by src/telemetry/sensors.ts.
+ * Errors: an unknown, deleted or other user's tracker is 204 (201 for get_last_gps_point, whose
+ * spec row names 201 like tracker/read); a blocked tracker is 208. get_last_gps_point answers 204
+ * when the tracker exists but never sent a valid GNSS fix: `value` is always a track point.
+ */
+import { z } from 'zod';
+import type { DeviceState } from '../store/device-state.ts';
+import type { TrackerRow } from '../store/trackers.ts';
+import type { UserRow } from '../store/users.ts';
+import { readCounters, readInputs, readSensors, readStates, type SensorReading } from '../telemetry/sensors.ts';
+import { formatDateTime } from '../time.ts';
+import { ApiError } from './errors.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { id } from './schemas.ts';
+import { ownTracker } from './tracker.ts';
+
+const params = z.object({ tracker_id: id });
+
+/** The owner's live, unblocked tracker and its device's latest state (empty when it never reported). */
+function readable(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): { tracker: TrackerRow; state: DeviceState | undefined } {
+  const tracker = ownTracker(services, owner, trackerId, notFound);
+  if (tracker.blocked) throw new ApiError(208, {}, `Device blocked: tracker ${trackerId}`);
+  return { tracker, state: services.store.deviceState.get(tracker.source_id) };
+}
+
+const time = (ms: number | null, tz: string) => (ms === null ? null : formatDateTime(ms, tz));
+const newest = (times: number[]) => (times.length ? Math.max(...times) : null);
+
+/** The spec's sensor value object. No per-user unit conversion exists yet, so converted_* are null. */
+function sensorView(s: SensorReading): Record<string, unknown> {
+  return { label: s.label, name: s.name, type: s.type, value: s.value, units_type: s.unitsType, units: s.units, converted_units_type: null, converted_value: null };
+}
+
+const lastGpsPoint = defineCall({
+  path: 'tracker/get_last_gps_point',
+  summary: 'The last valid GNSS point of the tracker (points located by GSM LBS excluded); 204 when it never sent one.',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { state: s } = readable(services, owner, p.tracker_id, 201);
+    if (!s || s.fixTime === null || s.lat === null || s.lng === null) throw new ApiError(204, {}, `Entity not found: tracker ${p.tracker_id} has no GPS point yet`);
+    const value: Record<string, unknown> = {
+      lat: s.lat,
+      lng: s.lng,
+      alt: Math.round(s.alt ?? 0),
+      satellites: s.satellites ?? 0,
+      get_time: formatDateTime(s.fixTime, user.time_zone),
+      address: '',
+      heading: Math.round(s.course ?? 0) % 360,
+      speed: Math.round(s.speed ?? 0),
+    };
+    if (s.precision !== null) value.precision = Math.round(s.precision);
+    return { value };
+  },
+});
+
+const diagnostics = defineCall({
+  path: 'tracker/get_diagnostics',
+  summary: 'Sensor inputs and states the tracker reported last (states null when it reported none).',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+    const latest = state?.attrs ?? {};
+    const sensors = readSensors(latest, tracker.protocol);
+    const states = readStates(latest);
+    const tz = user.time_zone;
+    return {
+      user_time: formatDateTime(services.now(), tz),
+      inputs: sensors.map(sensorView),
+      states: states.length ? Object.fromEntries(states.map((s) => [s.name, s.value])) : null,
+      update_time: time(newest([...sensors, ...states].map((x) => x.time)), tz),
+    };
+  },
+});
+
+const inputs = defineCall({
+  path: 'tracker/get_inputs',
+  summary: 'Digital inputs in order and their states with semantic types (ignition, door, car_alarm, custom).',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+    const r = readInputs(state?.attrs ?? {}, tracker.protocol);
+    const tz = user.time_zone;
+    return { user_time: formatDateTime(services.now(), tz), inputs: r.inputs, states: r.states, update_time: time(r.time, tz) };
+  },
+});
+
+const fuel = defineCall({
+  path: 'tracker/get_fuel',
+  summary: 'Fuel-related sensor inputs (levels, consumption), same shape as in get_diagnostics.',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+    const sensors = readSensors(state?.attrs ?? {}, tracker.protocol).filter((s) => s.fuel);
+    const tz = user.time_zone;
+    return { user_time: formatDateTime(services.now(), tz), inputs: sensors.map(sensorView), update_time: time(newest(sensors.map((s) => s.time)), tz) };
+  },
+});
+
+const counters = defineCall({
+  path: 'tracker/get_counters',
+  summary: 'Counters the device reports: odometer (km), fuel_consumed (litres), engine_hours (hours).',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { state } = readable(services, owner, p.tracker_id, 204);
+    const tz = user.time_zone;
+    return {
+      user_time: formatDateTime(services.now(), tz),
+      list: readCounters(state?.attrs ?? {}).map((c) => ({ type: c.type, value: c.value, update_time: formatDateTime(c.time, tz) })),
+    };
+  },
+});
+
+export const trackerStateCalls = [lastGpsPoint, diagnostics, inputs, fuel, counters];

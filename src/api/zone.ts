@@ -1,0 +1,206 @@
+/** Zones (spec: Zone; Zones, base path /zone). Designed details: docs/places-zones.md. */
+import { z } from 'zod';
+import { addressFor } from '../imports/geocode.ts';
+import { MAX_ZONE_POINTS, MIN_ZONE_POINTS, simplify, zoneAnchor } from '../imports/geometry.ts';
+import { kmlText, parseKml, type KmlZone } from '../imports/kml.ts';
+import { batchZones } from '../imports/zones.ts';
+import type { UserRow } from '../store/users.ts';
+import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
+import { ApiError, invalidParams } from './errors.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, tagIds, uploadedFile } from './place.ts';
+import { id } from './schemas.ts';
+
+const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
+const point = z.object({ lat, lng, node: z.boolean().default(false) });
+/** Points as sent; the per-type maximum (100 / 1024) answers 202, not 7. */
+const points = z.array(point).max(100_000);
+const zoneBody = {
+  type: z.enum(['circle', 'polygon', 'sausage']),
+  label,
+  address: address.default(''),
+  color: color.default('27A9E3'),
+  radius: radius.optional(),
+  center: z.object({ lat, lng }).optional(),
+  tags: tagIds.optional(),
+};
+type ZoneBody = z.infer<z.ZodObject<typeof zoneBody>>;
+
+export function zoneView(zone: ZoneRow, tags: number[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: zone.id, type: zone.type, label: zone.label, address: zone.address, color: zone.color, tags };
+  if (zone.type !== 'polygon') out.radius = zone.radius;
+  if (zone.type === 'circle') out.center = { lat: zone.center_lat, lng: zone.center_lng };
+  return out;
+}
+
+/** The members each type needs (circle: center and radius; sausage: radius), as 7 naming them. */
+function shape(zone: ZoneBody): Omit<ZoneInput, 'address'> {
+  const missing: Array<{ parameter: string; error: string }> = [];
+  if (zone.type !== 'polygon' && zone.radius === undefined) missing.push({ parameter: 'zone.radius', error: `required for a ${zone.type} zone` });
+  if (zone.type === 'circle' && !zone.center) missing.push({ parameter: 'zone.center', error: 'required for a circle zone' });
+  if (missing.length) throw invalidParams(missing);
+  return {
+    type: zone.type,
+    label: zone.label,
+    color: zone.color,
+    radius: zone.type === 'polygon' ? null : zone.radius!,
+    center: zone.type === 'circle' ? zone.center! : null,
+  };
+}
+
+/** Spec: points must be omitted for circles (230), at least 3 (7), at most 100 / 1024 (202). */
+function checkPoints(type: ZoneRow['type'], pts: ZonePoint[] | undefined): void {
+  if (type === 'circle') {
+    if (pts !== undefined) throw new ApiError(230, {}, 'Not supported for this entity type: circle zones have no points');
+    return;
+  }
+  if (!pts) throw invalidParams([{ parameter: 'points', error: `required for a ${type} zone` }]);
+  if (pts.length < MIN_ZONE_POINTS) throw invalidParams([{ parameter: 'points', error: `at least ${MIN_ZONE_POINTS} points` }]);
+  if (pts.length > MAX_ZONE_POINTS[type]) throw new ApiError(202, { max_points: MAX_ZONE_POINTS[type] }, `Too many points in a zone: a ${type} zone has at most ${MAX_ZONE_POINTS[type]}, got ${pts.length}`);
+}
+
+function ownZone(services: Services, owner: UserRow, zoneId: number): ZoneRow {
+  const zone = services.store.zones.get(owner.id, zoneId);
+  if (!zone) throw new ApiError(201, {}, `Not found in the database: zone ${zoneId}`);
+  return zone;
+}
+
+const list = defineCall({
+  path: 'zone/list',
+  summary: "The user's zones, without points, in id order.",
+  params: z.object({}),
+  handler({ services, owner }) {
+    const rows = services.store.zones.list(owner.id);
+    const tags = services.store.tags.entityTags('zone', rows.map((r) => r.id));
+    return { list: rows.map((r) => zoneView(r, tags.get(r.id)!)) };
+  },
+});
+
+const create = defineCall({
+  path: 'zone/create',
+  summary: 'Create a zone (points for polygon and sausage zones); answers its id. An empty address is filled by the geocoder.',
+  right: 'zone_update',
+  params: z.object({ zone: z.object(zoneBody), points: points.optional() }),
+  async handler({ services, owner, params }) {
+    const { zone } = params;
+    const input = shape(zone);
+    checkPoints(zone.type, params.points);
+    checkTags(services, owner, zone.tags, 'zone.tags');
+    checkQuota(services, owner, 'max_zones', services.store.zones.count(owner.id), 1);
+    const at = zoneAnchor(input.center, params.points)!;
+    const addr = await addressFor(services.geocoder, at.lat, at.lng, zone.address);
+    const [zoneId] = services.store.zones.createMany(owner.id, [{ zone: { ...input, address: addr }, points: params.points, tags: zone.tags }]);
+    return { id: zoneId };
+  },
+});
+
+const update = defineCall({
+  path: 'zone/update',
+  summary: 'Replace a zone (not its type nor its points; tags omitted: none; color omitted: 27A9E3).',
+  right: 'zone_update',
+  params: z.object({ zone: z.object({ id, ...zoneBody }) }),
+  async handler({ services, owner, params }) {
+    const { zone } = params;
+    const stored = ownZone(services, owner, zone.id);
+    if (stored.type !== zone.type) throw new ApiError(231, {}, `Entity type mismatch: zone ${zone.id} is a ${stored.type}, its type cannot change`);
+    const input = shape(zone);
+    checkTags(services, owner, zone.tags, 'zone.tags');
+    const at = zoneAnchor(input.center, input.center ? undefined : services.store.zones.points(zone.id));
+    const addr = at ? await addressFor(services.geocoder, at.lat, at.lng, zone.address) : zone.address;
+    if (!services.store.zones.update(owner.id, zone.id, { ...input, address: addr }, zone.tags ?? [])) throw new ApiError(201, {}, `Not found in the database: zone ${zone.id}`);
+  },
+});
+
+const remove = defineCall({
+  path: 'zone/delete',
+  summary: 'Delete one zone (zone_id) or several (zone_ids), all or none; 203 names the rules that use them.',
+  right: 'zone_update',
+  params: z.object({ zone_id: id.optional(), zone_ids: z.array(id).min(1).max(1000).optional() }),
+  handler({ services, owner, params }) {
+    if (params.zone_id !== undefined && params.zone_ids !== undefined) throw invalidParams([{ parameter: 'zone_ids', error: 'use only one of zone_id and zone_ids' }]);
+    const ids = params.zone_ids ?? (params.zone_id !== undefined ? [params.zone_id] : undefined);
+    if (!ids) throw invalidParams([{ parameter: 'zone_id', error: 'required (or zone_ids)' }]);
+    const missing = services.store.zones.missing(owner.id, ids);
+    if (missing.length) throw new ApiError(201, {}, `Not found in the database: zone ${missing.join(', ')}`);
+    const rules = services.store.zones.rulesUsing(ids);
+    if (rules.length) throw new ApiError(203, { entities: [{ type: 'rules', ids: rules }] }, 'Delete entity associated with: rules use the zone');
+    services.store.zones.delete(owner.id, ids);
+  },
+});
+
+const pointList = defineCall({
+  path: 'zone/point/list',
+  summary: 'Points of a polygon or sausage zone, simplified to count points when given (first and last kept).',
+  params: z.object({ zone_id: id, count: z.number().int().min(MIN_ZONE_POINTS).max(MAX_ZONE_POINTS.sausage).optional() }),
+  handler({ services, owner, params }) {
+    const zone = ownZone(services, owner, params.zone_id);
+    if (zone.type === 'circle') throw new ApiError(230, {}, 'Not supported for this entity type: circle zones have no points');
+    const pts = services.store.zones.points(zone.id);
+    return { list: params.count ? simplify(pts, params.count) : pts };
+  },
+});
+
+const pointUpdate = defineCall({
+  path: 'zone/point/update',
+  summary: 'Replace the points of a polygon or sausage zone.',
+  right: 'zone_update',
+  params: z.object({ zone_id: id, points }),
+  handler({ services, owner, params }) {
+    const zone = ownZone(services, owner, params.zone_id);
+    checkPoints(zone.type, params.points);
+    services.store.zones.setPoints(zone.id, params.points);
+  },
+});
+
+const ZONE_BATCH_FIELDS = ['label', 'address', 'lat', 'lng', 'radius', 'tags', 'color'] as const;
+
+const batchConvert = defineCall({
+  path: 'zone/batch_convert',
+  summary: 'Check and convert tab-delimited rows to circle zone objects ready for zone/create (nothing is created).',
+  right: 'zone_update',
+  params: z.object({
+    batch: z.string().max(5_000_000).optional(),
+    file_id: z.string().min(1).max(64).optional(),
+    fields: batchFields(ZONE_BATCH_FIELDS, ['label', 'address', 'lat', 'lng', 'radius', 'tags']),
+    geocoder: geocoderParam,
+    default_radius: radius.default(100),
+  }),
+  async handler({ services, owner, params }) {
+    // No spreadsheet parse call exists yet (spec: not shown), so no file_id can be known.
+    if (params.file_id !== undefined) throw new ApiError(201, {}, `Not found in the database: file ${params.file_id} (no spreadsheet has been preloaded)`);
+    if (params.batch === undefined) throw invalidParams([{ parameter: 'batch', error: 'required unless file_id is given' }]);
+    const room = Math.max(0, (services.store.tariffs.get(owner.tariff_id)?.max_zones ?? 0) - services.store.zones.count(owner.id));
+    return batchZones(services, owner, params.batch, { ...params, room });
+  },
+});
+
+/** A zone of a KML file as zone/upload's dry run shows it: ready to create, id null, with its points. */
+function preview(k: KmlZone): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: null, type: k.type, label: k.label, address: '', color: '27A9E3', tags: [] };
+  if (k.type !== 'polygon') out.radius = k.radius;
+  if (k.center) out.center = k.center;
+  if (k.points) out.points = k.points;
+  return out;
+}
+
+const upload = defineCall({
+  path: 'zone/upload',
+  summary: 'Read zones from a KML or KMZ file: with dry_run (default) answer them, else create them and answer their ids.',
+  right: 'zone_update',
+  upload: true,
+  params: z.object({ file: filePart, default_radius: z.number().int().min(20).max(100_000).default(150), dry_run: z.boolean().default(true) }),
+  async handler({ services, owner, params }) {
+    const zones = parseKml(kmlText(uploadedFile(params.file)), params.default_radius);
+    if (params.dry_run) return { list: zones.map(preview) };
+    checkQuota(services, owner, 'max_zones', services.store.zones.count(owner.id), zones.length);
+    const rows = [];
+    for (const k of zones) {
+      const at = zoneAnchor(k.center, k.points)!;
+      const { points: pts, ...zone } = k;
+      rows.push({ zone: { ...zone, color: '27A9E3', address: await addressFor(services.geocoder, at.lat, at.lng, '') }, points: pts });
+    }
+    return { list: services.store.zones.createMany(owner.id, rows) };
+  },
+});
+
+export const zoneCalls = [list, create, update, remove, pointList, pointUpdate, batchConvert, upload];

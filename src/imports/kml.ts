@@ -1,0 +1,160 @@
+/**
+ * zone/upload reader: a KML document (or a KMZ, a zip holding one) -> zones ready to create.
+ * Point -> circle (radius default_radius), LineString -> sausage (radius default_radius),
+ * Polygon -> polygon (outer boundary only), MultiGeometry -> one zone per geometry. Labels
+ * follow the Document/Folder hierarchy: "Document / Folder / Sub / Placemark" (docs/places-zones.md).
+ *
+ * Uploaded XML is hostile until proven otherwise: any DTD (<!DOCTYPE, <!ENTITY) is refused before
+ * parsing, so neither external entities nor entity expansion (billion laughs) can happen.
+ */
+import { unzipSync } from 'fflate';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ApiError } from '../api/errors.ts';
+import type { UploadedFile } from '../api/server.ts';
+import type { ZonePoint, ZoneType } from '../store/zones.ts';
+import { MAX_ZONE_POINTS, MIN_ZONE_POINTS } from './geometry.ts';
+
+export interface KmlZone {
+  type: ZoneType;
+  label: string;
+  radius: number | null;
+  center: { lat: number; lng: number } | null;
+  points?: ZonePoint[];
+}
+
+/** Size of the KML text (inside a KMZ too) and number of zones of one upload at most. */
+export const MAX_KML_BYTES = 20 * 1024 * 1024;
+export const MAX_KML_ZONES = 5000;
+const KML_TYPES = new Set([
+  'application/vnd.google-earth.kml+xml',
+  'application/vnd.google-earth.kmz',
+  'application/xml',
+  'text/xml',
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/octet-stream',
+  'text/plain',
+  '',
+]);
+
+const invalid = (why: string) => new ApiError(242, {}, `Validation error: not valid KML: ${why}`);
+
+/** The KML text of an uploaded .kml or .kmz; 234 for another kind of file or a broken zip. */
+export function kmlText(file: UploadedFile): string {
+  const type = file.mimetype.split(';')[0].trim().toLowerCase();
+  if (!KML_TYPES.has(type) && !/\.km[lz]$/i.test(file.filename)) throw new ApiError(234, {}, `Invalid data format: expected a KML or KMZ file, got ${file.mimetype}`);
+  let data: Uint8Array = file.data;
+  if (data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04) {
+    let entries: Record<string, Uint8Array>;
+    let tooBig = false;
+    try {
+      entries = unzipSync(data, {
+        filter: (f) => {
+          if (!/\.kml$/i.test(f.name)) return false;
+          if (f.originalSize > MAX_KML_BYTES) tooBig = true;
+          return !tooBig;
+        },
+      });
+    } catch (e) {
+      throw new ApiError(234, {}, `Invalid data format: a broken KMZ (zip) file: ${(e as Error).message}`);
+    }
+    if (tooBig) throw new ApiError(234, {}, `Invalid data format: the KML inside the KMZ is over ${MAX_KML_BYTES} bytes`);
+    const names = Object.keys(entries);
+    const main = names.find((n) => n.toLowerCase() === 'doc.kml') ?? names.sort()[0];
+    if (!main) throw invalid('the KMZ holds no .kml document');
+    data = entries[main];
+  }
+  if (data.length > MAX_KML_BYTES) throw new ApiError(234, {}, `Invalid data format: the KML is over ${MAX_KML_BYTES} bytes`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw invalid('not UTF-8 text');
+  }
+}
+
+type XmlNode = Record<string, unknown>;
+const tagOf = (n: XmlNode) => Object.keys(n).find((k) => k !== ':@')!;
+const kids = (n: XmlNode) => (Array.isArray(n[tagOf(n)]) ? (n[tagOf(n)] as XmlNode[]) : []);
+const kid = (nodes: XmlNode[], name: string) => nodes.find((n) => tagOf(n) === name);
+const textOf = (nodes: XmlNode[]): string => nodes.map((n) => (tagOf(n) === '#text' ? String(n['#text']) : '')).join('').trim();
+const childText = (nodes: XmlNode[], name: string) => {
+  const n = kid(nodes, name);
+  return n ? textOf(kids(n)) : '';
+};
+
+/** Zones of a KML document. 242 for what is not KML (or carries a DTD), 202 for too many points. */
+export function parseKml(text: string, defaultRadius: number): KmlZone[] {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalid('DTDs and entity declarations are not accepted');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw invalid(`${valid.err.msg} (line ${valid.err.line})`);
+  const doc = new XMLParser({ preserveOrder: true, ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, trimValues: true, processEntities: true, htmlEntities: true }).parse(text) as XmlNode[];
+  const root = doc.find((n) => tagOf(n) === 'kml');
+  if (!root) throw invalid('the root element is not <kml>');
+  const zones: KmlZone[] = [];
+  let placemarks = 0;
+
+  const coordinates = (s: string, where: string): Array<{ lat: number; lng: number }> =>
+    s
+      .replace(/\s*,\s*/g, ',')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((tuple) => {
+        const [lng, lat] = tuple.split(',').map(Number);
+        if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) throw invalid(`bad coordinates "${tuple.slice(0, 40)}" in ${where}`);
+        return { lat, lng };
+      });
+
+  const geometries = (nodes: XmlNode[]): XmlNode[] =>
+    nodes.flatMap((n) => (tagOf(n) === 'MultiGeometry' ? geometries(kids(n)) : ['Point', 'LineString', 'Polygon'].includes(tagOf(n)) ? [n] : []));
+
+  const toZone = (g: XmlNode, label: string): KmlZone => {
+    const nodes = kids(g);
+    const type = tagOf(g);
+    if (type === 'Point') {
+      const [c] = coordinates(childText(nodes, 'coordinates'), label);
+      if (!c) throw invalid(`Point without coordinates in ${label}`);
+      return { type: 'circle', label, radius: defaultRadius, center: c };
+    }
+    if (type === 'LineString') {
+      const line = coordinates(childText(nodes, 'coordinates'), label).map((p) => ({ ...p, node: true }));
+      if (line.length < 2) throw invalid(`LineString with fewer than 2 points in ${label}`);
+      // The spec wants 3 points at least: a 2-point line gets its midpoint (same geometry).
+      if (line.length === 2) line.splice(1, 0, { lat: (line[0].lat + line[1].lat) / 2, lng: (line[0].lng + line[1].lng) / 2, node: false });
+      if (line.length > MAX_ZONE_POINTS.sausage) throw new ApiError(202, {}, `Too many points in a zone: ${label} has ${line.length}, a sausage zone at most ${MAX_ZONE_POINTS.sausage}`);
+      return { type: 'sausage', label, radius: defaultRadius, center: null, points: line };
+    }
+    const outer = kid(nodes, 'outerBoundaryIs');
+    const ring = outer && kid(kids(outer), 'LinearRing');
+    const pts = coordinates(ring ? childText(kids(ring), 'coordinates') : '', label).map((p) => ({ ...p, node: false }));
+    const last = pts.at(-1);
+    if (pts.length > 1 && last!.lat === pts[0].lat && last!.lng === pts[0].lng) pts.pop();
+    if (pts.length < MIN_ZONE_POINTS) throw invalid(`Polygon with fewer than ${MIN_ZONE_POINTS} distinct points in ${label}`);
+    if (pts.length > MAX_ZONE_POINTS.polygon) throw new ApiError(202, {}, `Too many points in a zone: ${label} has ${pts.length}, a polygon at most ${MAX_ZONE_POINTS.polygon}`);
+    return { type: 'polygon', label, radius: null, center: null, points: pts };
+  };
+
+  const walk = (nodes: XmlNode[], path: string[]) => {
+    for (const n of nodes) {
+      const tag = tagOf(n);
+      if (tag === 'Document' || tag === 'Folder') {
+        const name = childText(kids(n), 'name');
+        walk(kids(n), name ? [...path, name] : path);
+      } else if (tag === 'Placemark') {
+        placemarks++;
+        const name = childText(kids(n), 'name') || `Placemark ${placemarks}`;
+        const geoms = geometries(kids(n));
+        geoms.forEach((g, i) => {
+          if (zones.length === MAX_KML_ZONES) throw new ApiError(234, {}, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
+          zones.push(toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / '))));
+        });
+      }
+    }
+  };
+  walk(kids(root), []);
+  return zones;
+}
+
+/** Zone labels hold 200 characters: a longer path keeps its end (the placemark's own name). */
+function fitLabel(s: string): string {
+  return s.length <= 200 ? s : `…${s.slice(s.length - 199)}`;
+}

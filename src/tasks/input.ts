@@ -1,0 +1,134 @@
+/**
+ * The task object as task/create, task/update and the route calls receive it (spec: Task table),
+ * and its checks that need the store: date/times in the user's zone, from < to, tags, custom
+ * fields, the tracker (owner's, not blocked, tariff with tasks) and the address filler.
+ */
+import { z } from 'zod';
+import { ApiError, invalidParams } from '../api/errors.ts';
+import type { Services } from '../api/kernel.ts';
+import { id } from '../api/schemas.ts';
+import { ownTracker } from '../api/tracker.ts';
+import { addressFor } from '../imports/geocode.ts';
+import type { TaskDraft } from '../store/tasks.ts';
+import type { TrackerRow } from '../store/trackers.ts';
+import type { UserRow } from '../store/users.ts';
+import { parseDateTime } from '../time.ts';
+
+/** Largest task zone radius, meters (the spec sets none). */
+export const MAX_RADIUS = 100_000;
+/** Largest max_delay and min_stay_duration, minutes: one year. */
+export const MAX_MINUTES = 525_600;
+export const MAX_EXTERNAL_ID = 256;
+export const MAX_TAGS = 100;
+
+export const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'expected yyyy-MM-dd HH:mm:ss');
+const externalId = z
+  .string()
+  .max(MAX_EXTERNAL_ID)
+  .nullable()
+  .default(null)
+  .transform((s) => (s === '' ? null : s));
+const tags = z.array(id).max(MAX_TAGS);
+const fields = z.record(z.string(), z.object({ type: z.string(), value: z.unknown() }));
+
+export const locationInput = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  address: z.string().max(1024).default(''),
+  radius: z.number().int().min(1).max(MAX_RADIUS),
+});
+
+/** The task object of task/create (ignored fields are dropped); task/update adds id. */
+export const taskInput = z.object({
+  tracker_id: id.nullable().optional(),
+  location: locationInput,
+  label: z.string().trim().min(1).max(200),
+  description: z.string().max(1024).default(''),
+  from: dateTime,
+  to: dateTime,
+  external_id: externalId,
+  max_delay: z.number().int().min(0).max(MAX_MINUTES).default(0),
+  min_stay_duration: z.number().int().min(0).max(MAX_MINUTES).default(0),
+  tags: tags.optional(),
+  fields: fields.optional(),
+  form_template_id: id.nullable().optional(),
+});
+export type TaskInput = z.infer<typeof taskInput>;
+
+/** The route object of task/route/create and update (docs/tasks-api.md). */
+export const routeInput = z.object({
+  tracker_id: id.nullable().optional(),
+  label: z.string().trim().min(1).max(200),
+  description: z.string().max(1024).default(''),
+  external_id: externalId,
+  tags: tags.optional(),
+});
+export type RouteInput = z.infer<typeof routeInput>;
+
+/**
+ * A task object -> the row to write: times parsed in the user's zone (code 7 naming `<p>.from`,
+ * `<p>.to`; `to` must be after `from`), tags and custom fields checked against the owner's.
+ */
+export function taskDraft(services: Services, owner: UserRow, tz: string, t: TaskInput, p: string, opts: { requireAllFields: boolean }): TaskDraft {
+  const errors: Array<{ parameter: string; error: string }> = [];
+  const from = parseDateTime(t.from, tz);
+  const to = parseDateTime(t.to, tz);
+  if (from === undefined) errors.push({ parameter: `${p}.from`, error: 'not a valid date/time' });
+  if (to === undefined) errors.push({ parameter: `${p}.to`, error: 'not a valid date/time' });
+  else if (from !== undefined && to <= from) errors.push({ parameter: `${p}.to`, error: 'must be after from' });
+  errors.push(...tagErrors(services, owner, t.tags, p));
+  if (t.fields) errors.push(...services.store.fields.validate(owner.id, 'task', t.fields as never, { requireAll: opts.requireAllFields, parameter: `${p}.fields` }));
+  else if (opts.requireAllFields) errors.push(...services.store.fields.validate(owner.id, 'task', {}, { requireAll: true, parameter: `${p}.fields` }));
+  if (errors.length) throw invalidParams(errors);
+  return {
+    label: t.label,
+    description: t.description,
+    lat: t.location.lat,
+    lng: t.location.lng,
+    address: t.location.address.trim(),
+    radius: t.location.radius,
+    from_time: from!,
+    to_time: to!,
+    external_id: t.external_id,
+    max_delay: t.max_delay,
+    min_stay_duration: t.min_stay_duration,
+    form_template_id: null,
+    tags: t.tags,
+    fields: t.fields as TaskDraft['fields'],
+  };
+}
+
+export function routeDraft(services: Services, owner: UserRow, r: RouteInput, p: string): TaskDraft {
+  const errors = tagErrors(services, owner, r.tags, p);
+  if (errors.length) throw invalidParams(errors);
+  return { label: r.label, description: r.description, lat: null, lng: null, address: '', radius: null, from_time: null, to_time: null, external_id: r.external_id, max_delay: 0, min_stay_duration: 0, form_template_id: null, tags: r.tags };
+}
+
+function tagErrors(services: Services, owner: UserRow, tagIds: number[] | undefined, p: string) {
+  const missing = services.store.tags.missing(owner.id, tagIds ?? []);
+  return missing.length ? [{ parameter: `${p}.tags`, error: `no such tags: ${missing.join(', ')}` }] : [];
+}
+
+/** create_form (spec: task/create): forms are a later issue, so no template exists yet and a non-null template id is 201. */
+export function checkFormTemplate(createForm: boolean, templateId: number | null | undefined): void {
+  if (createForm && templateId !== null && templateId !== undefined) throw new ApiError(201, {}, `Not found in the database: form template ${templateId}`);
+}
+
+/** The tracker a task may be assigned to: the owner's (else `notFound`), not blocked (208), tariff with tasks (236). */
+export function taskTracker(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
+  const t = ownTracker(services, owner, trackerId, notFound);
+  if (t.blocked) throw new ApiError(208, {}, `Device blocked: tracker ${trackerId}`);
+  if (!services.store.tariffs.get(t.tariff_id)?.has_tasks) throw new ApiError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
+  return t;
+}
+
+/** Every task with coordinates but no address gets one (issue 4); '' when the geocoder knows nothing or fails. */
+export async function fillAddress(services: Services, d: TaskDraft): Promise<void> {
+  if (d.lat !== null && d.lng !== null) d.address = await addressFor(services.geocoder, d.lat, d.lng, d.address);
+}
+
+/** external_id_counts of task/create and task/update: how many of the owner's tasks carry the task's external_id. */
+export function externalIdCounts(services: Services, owner: UserRow, externalId: string | null): Record<string, unknown> {
+  if (externalId === null) return {};
+  return { external_id_counts: [{ external_id: externalId, count: services.store.tasks.externalIdCount(owner.id, externalId) }] };
+}
