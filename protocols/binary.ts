@@ -1,5 +1,16 @@
 import { DecodeError } from './types.ts';
 
+// Unchecked integer reads, for a caller that has checked the bounds (a hot loop over a frame).
+// Buffer's own readUInt16BE & co validate their offset argument through a wrapper on every call,
+// which costs more than the read itself.
+export const u16be = (b: Uint8Array, o: number): number => (b[o] << 8) | b[o + 1];
+export const i16be = (b: Uint8Array, o: number): number => ((b[o] << 24) >> 16) | b[o + 1];
+export const u24be = (b: Uint8Array, o: number): number => (b[o] << 16) | (b[o + 1] << 8) | b[o + 2];
+export const u32be = (b: Uint8Array, o: number): number => b[o] * 0x1000000 + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
+export const i32be = (b: Uint8Array, o: number): number => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
+const u16le = (b: Uint8Array, o: number): number => b[o] | (b[o + 1] << 8);
+const u32le = (b: Uint8Array, o: number): number => b[o + 3] * 0x1000000 + ((b[o + 2] << 16) | (b[o + 1] << 8) | b[o]);
+
 /**
  * A bounds-checked cursor over a frame. Every read past the end throws `DecodeError`, so a
  * truncated or mutated frame becomes a counted bad frame instead of an unexpected RangeError.
@@ -25,20 +36,20 @@ export class Reader {
     return this;
   }
   u8(): number { return this.buf[this.need(1)]; }
-  i8(): number { return this.buf.readInt8(this.need(1)); }
-  u16(): number { return this.buf.readUInt16BE(this.need(2)); }
-  i16(): number { return this.buf.readInt16BE(this.need(2)); }
-  u24(): number { return this.buf.readUIntBE(this.need(3), 3); }
-  u32(): number { return this.buf.readUInt32BE(this.need(4)); }
-  i32(): number { return this.buf.readInt32BE(this.need(4)); }
+  i8(): number { return (this.buf[this.need(1)] << 24) >> 24; }
+  u16(): number { return u16be(this.buf, this.need(2)); }
+  i16(): number { return i16be(this.buf, this.need(2)); }
+  u24(): number { return u24be(this.buf, this.need(3)); }
+  u32(): number { return u32be(this.buf, this.need(4)); }
+  i32(): number { return i32be(this.buf, this.need(4)); }
   /** 64-bit unsigned as a number (exact up to 2^53, which covers times and counters). */
   u64(): number { return Number(this.buf.readBigUInt64BE(this.need(8))); }
   i64(): number { return Number(this.buf.readBigInt64BE(this.need(8))); }
-  u16le(): number { return this.buf.readUInt16LE(this.need(2)); }
-  i16le(): number { return this.buf.readInt16LE(this.need(2)); }
+  u16le(): number { return u16le(this.buf, this.need(2)); }
+  i16le(): number { return (u16le(this.buf, this.need(2)) << 16) >> 16; }
   u24le(): number { return this.buf.readUIntLE(this.need(3), 3); }
-  u32le(): number { return this.buf.readUInt32LE(this.need(4)); }
-  i32le(): number { return this.buf.readInt32LE(this.need(4)); }
+  u32le(): number { return u32le(this.buf, this.need(4)); }
+  i32le(): number { return u32le(this.buf, this.need(4)) | 0; }
   u64le(): number { return Number(this.buf.readBigUInt64LE(this.need(8))); }
   f32(): number { return this.buf.readFloatBE(this.need(4)); }
   f32le(): number { return this.buf.readFloatLE(this.need(4)); }
@@ -51,8 +62,15 @@ export class Reader {
     const at = this.need(n);
     return this.buf.subarray(at, at + n);
   }
-  ascii(n: number): string { return this.bytes(n).toString('latin1'); }
-  hex(n: number): string { return this.bytes(n).toString('hex'); }
+  // straight from the frame: a subarray would make a Buffer object just to read it once
+  ascii(n: number): string {
+    const at = this.need(n);
+    return this.buf.toString('latin1', at, at + n);
+  }
+  hex(n: number): string {
+    const at = this.need(n);
+    return this.buf.toString('hex', at, at + n);
+  }
   /** Packed BCD digits of `n` bytes, e.g. IMEIs and dates in many Chinese protocols. */
   bcd(n: number): string { return this.hex(n); }
   peekU8(offset = 0): number {

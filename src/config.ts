@@ -4,6 +4,7 @@
  * `process.env`.
  */
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 /** Conventional ports of the listeners (the ports tracker fleets are already configured for). */
 export const DEFAULT_PROTOCOL_PORTS: Readonly<Record<string, number>> = Object.freeze({
@@ -49,6 +50,8 @@ export interface Config {
   };
   logLevel: string;
   geocoder: GeocoderConfig;
+  /** Worker threads of the telemetry pool. */
+  telemetryThreads: number;
 }
 
 /** Geocoder settings (docs/geocoder.md). */
@@ -127,6 +130,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     logLevel: level,
     geocoder: geocoderConfig(env),
+    telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
   };
   return deepFreeze(cfg);
 }

@@ -9,12 +9,15 @@ import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
 import { createGeocoder } from './geocoder/index.ts';
 import { createMailer } from './mail/mailer.ts';
+import { TelemetryScheduler } from './telemetry/scheduler.ts';
+import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
 
 export interface Running {
   config: Readonly<Config>;
   apiUrl: string;
   gateway: Gateway;
+  telemetry: TelemetryScheduler;
   close(): Promise<void>;
 }
 
@@ -35,14 +38,28 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     ...chat.hooks(),
     log: (level, msg, data) => api.log[level](data ?? {}, msg),
   });
+  // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
+  const judge = new TaskJudge(store.telemetry, store.trackers);
+  const telemetry = new TelemetryScheduler(store, {
+    dbFile: config.dbFile,
+    threads: config.telemetryThreads,
+    onProcessed: (trackerIds, since) => judge.afterProcessing(trackerIds, since),
+    log: (msg, data) => api.log.error(data ?? {}, msg),
+  });
+  gateway.core.writer.onCommitted = () => telemetry.kick();
+  telemetry.start();
+  judge.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
     config,
     apiUrl: `http://127.0.0.1:${port}`,
     gateway,
+    telemetry,
     async close() {
       await gateway.close();
+      judge.stop();
+      await telemetry.close();
       await api.close();
       store.close();
     },

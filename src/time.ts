@@ -86,6 +86,6 @@ export function isoDuration(ms: number): string {
   s -= h * 3600;
   const m = Math.floor(s / 60);
   s -= m * 60;
-  const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
+  const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!d && !h && !m) ? `${s}S` : ''}`;
   return `P${d ? `${d}D` : ''}${time ? `T${time}` : ''}`;
 }

@@ -32,5 +32,6 @@ describe('isoDuration', () => {
     expect(isoDuration(252_000)).toBe('PT4M12S');
     expect(isoDuration(0)).toBe('PT0S');
     expect(isoDuration(90_061_000)).toBe('P1DT1H1M1S');
+    expect(isoDuration(31 * 86_400_000)).toBe('P31D');
   });
 });

@@ -9,7 +9,7 @@ export const RIGHTS = {
   zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
   employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],
   checkin_update: ['checkin/delete'],
-  tracker_configure: ['tracker/change_phone'],
+  tracker_configure: ['tracker/change_phone', 'tracker/settings/update'],
   tracker_register: ['tracker/corrupt'],
   tracker_update: ['status/create', 'status/update', 'status/delete'],
   reports: ['report/tracker/generate', 'report/tracker/list', 'report/tracker/status', 'report/tracker/retrieve', 'report/tracker/download', 'report/tracker/delete'],

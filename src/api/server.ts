@@ -8,7 +8,7 @@ import { ApiError } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
-import { trackerCalls } from './tracker.ts';
+import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
 import { trackerStateCalls } from './tracker-state.ts';
 import { chatCalls } from './chat.ts';
 import { tagCalls } from './tag.ts';
@@ -20,9 +20,10 @@ import { taskCalls } from './task.ts';
 import { routeCalls } from './route.ts';
 import { employeeCalls } from './employee.ts';
 import { departmentCalls } from './department.ts';
+import { trackCalls } from './track.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it. */
 export interface UploadedFile {

@@ -101,15 +101,23 @@ const fuel = defineCall({
 
 const counters = defineCall({
   path: 'tracker/get_counters',
-  summary: 'Counters the device reports: odometer (km), fuel_consumed (litres), engine_hours (hours).',
+  summary: 'Counters: odometer (km), fuel_consumed (litres), engine_hours (hours); those the device reports, the rest computed by the telemetry core.',
   params,
   handler({ services, owner, user, params: p }) {
-    const { state } = readable(services, owner, p.tracker_id, 204);
+    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
     const tz = user.time_zone;
-    return {
-      user_time: formatDateTime(services.now(), tz),
-      list: readCounters(state?.attrs ?? {}).map((c) => ({ type: c.type, value: c.value, update_time: formatDateTime(c.time, tz) })),
-    };
+    const reported = readCounters(state?.attrs ?? {}).map((c) => ({ type: c.type, value: c.value, update_time: formatDateTime(c.time, tz) }));
+    // Where the device does not report a counter, the telemetry core's computed one (docs/telemetry.md).
+    const computed = services.store.telemetry.counters(tracker.source_id);
+    if (computed) {
+      const have = new Set(reported.map((c) => c.type));
+      const update_time = formatDateTime(computed.updated, tz);
+      const round = (v: number) => Math.round(v * 1000) / 1000;
+      if (!have.has('odometer')) reported.push({ type: 'odometer', value: round(computed.odometerKm), update_time });
+      if (!have.has('engine_hours')) reported.push({ type: 'engine_hours', value: round(computed.engineHours), update_time });
+      if (!have.has('fuel_consumed') && computed.fuelConsumedL > 0) reported.push({ type: 'fuel_consumed', value: round(computed.fuelConsumedL), update_time });
+    }
+    return { user_time: formatDateTime(services.now(), tz), list: reported };
   },
 });
 

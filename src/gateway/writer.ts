@@ -22,6 +22,8 @@ export class FixWriter {
   committed = 0;
   /** Resolves once the writer thread has opened the database. */
   readonly ready: Promise<void>;
+  /** Called after every commit (the telemetry core looks for new work then). */
+  onCommitted?: () => void;
 
   constructor(dbFile: string, opts: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
     this.worker = startWorker(new URL('./writer-worker.ts', import.meta.url), { dbFile, synchronous: opts.synchronous ?? 'FULL' });
@@ -32,6 +34,7 @@ export class FixWriter {
     this.worker.on('message', (m: { done?: number[]; failed?: number[]; error?: string }) => {
       for (const id of m.done ?? []) this.settle(id);
       for (const id of m.failed ?? []) this.settle(id, new StoreUnavailable(m.error));
+      if (m.done?.length) this.onCommitted?.();
     });
     this.worker.on('error', (e) => this.fail(e));
     this.worker.on('exit', (code) => this.fail(new StoreUnavailable(`writer thread exited (${code})`)));

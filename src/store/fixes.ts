@@ -21,31 +21,46 @@ interface State {
 
 const num = (v: number) => (Number.isNaN(v) ? null : v);
 
-export class FixStore {
-  private insertStmt;
-  private stateGet;
-  private statePut;
-  private seenStmt;
-  /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
-  private states = new Map<number, State>();
+/** Rows per INSERT statement: one statement execution per many rows is much cheaper than one per row. */
+const ROWS_PER_INSERT = 64;
+const COLUMNS = 13;
 
-  constructor(private db: DB) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+function insertSql(rows: number): string {
+  const values = Array.from({ length: rows }, () => `(${Array(COLUMNS).fill('?').join(', ')})`).join(', ');
+  return `INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs)
+       VALUES ${values}
        ON CONFLICT (source_id, time) DO UPDATE SET
          lat = coalesce(excluded.lat, lat), lng = coalesce(excluded.lng, lng), alt = coalesce(excluded.alt, alt),
          speed = coalesce(excluded.speed, speed), course = coalesce(excluded.course, course),
          satellites = coalesce(excluded.satellites, satellites), hdop = coalesce(excluded.hdop, hdop),
          precision = coalesce(excluded.precision, precision), flags = flags | excluded.flags,
-         attrs = CASE WHEN attrs IS NULL THEN excluded.attrs WHEN excluded.attrs IS NULL THEN attrs ELSE json_patch(attrs, excluded.attrs) END`,
-    );
+         attrs = CASE WHEN attrs IS NULL THEN excluded.attrs WHEN excluded.attrs IS NULL THEN attrs ELSE json_patch(attrs, excluded.attrs) END`;
+}
+
+export class FixStore {
+  private insertStmt;
+  private insertMany;
+  private stateGet;
+  private statePut;
+  private seenStmt;
+  private pendingStmt;
+  /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
+  private states = new Map<number, State>();
+
+  constructor(private db: DB) {
+    this.insertStmt = db.prepare(insertSql(1));
+    this.insertMany = db.prepare(insertSql(ROWS_PER_INSERT));
     this.stateGet = db.prepare<[number], Omit<State, 'attrs'> & { attrs: string }>('SELECT * FROM device_state WHERE source_id = ?');
     this.statePut = db.prepare(
       `INSERT OR REPLACE INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
+    // What the telemetry core still has to process: the earliest new fix time per device (migration 009).
+    this.pendingStmt = db.prepare(
+      `INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, ?, 1)
+       ON CONFLICT (source_id) DO UPDATE SET from_time = min(from_time, excluded.from_time), version = version + 1`,
+    );
   }
 
   private state(sourceId: number): State {
@@ -62,7 +77,9 @@ export class FixStore {
   write(batches: PackedRows[], now: number): number {
     let n = 0;
     const touched = new Set<number>();
+    const earliest = new Map<number, number>();
     const run = this.db.transaction(() => {
+      const params: unknown[] = [];
       for (const b of batches) {
         const v = b.values;
         // one packed message holds the rows of one device
@@ -71,17 +88,27 @@ export class FixStore {
           const sourceId = v[o + F.source];
           const time = v[o + F.time];
           const flags = v[o + F.flags];
-          this.insertStmt.run(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r]);
+          params.push(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r]);
+          if (params.length === ROWS_PER_INSERT * COLUMNS) {
+            this.insertMany.run(params);
+            params.length = 0;
+          }
           this.advance(this.state(sourceId), v, o);
           touched.add(sourceId);
+          const e = earliest.get(sourceId);
+          if (e === undefined || time < e) earliest.set(sourceId, time);
           n++;
         }
         if (b.latest && b.attrs.length) mergeLatest(this.state(v[F.source]).attrs, b.latest);
       }
+      // The rest, one row at a time. (Within one statement, a row repeating an instant of an
+      // earlier row of the same statement is merged like any other repeat.)
+      for (let i = 0; i < params.length; i += COLUMNS) this.insertStmt.run(params.slice(i, i + COLUMNS));
       for (const id of touched) {
         const s = this.states.get(id)!;
         this.statePut.run(id, s.fix_time, s.lat, s.lng, s.alt, s.speed, s.course, s.satellites, s.precision, s.last_time, JSON.stringify(s.attrs), now);
         this.seenStmt.run(now, now, id);
+        this.pendingStmt.run(id, earliest.get(id)!);
       }
     });
     try {

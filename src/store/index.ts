@@ -5,6 +5,7 @@ import { ChatStore } from './chat.ts';
 import { DeviceStore } from './devices.ts';
 import { FieldStore } from './fields.ts';
 import { TagStore } from './tags.ts';
+import { TelemetryStore } from './telemetry.ts';
 import { TariffStore } from './tariffs.ts';
 import { TrackerStore } from './trackers.ts';
 import { UserStore } from './users.ts';
@@ -15,6 +16,7 @@ import { DeviceStateStore } from './device-state.ts';
 import { EmployeeStore } from './employees.ts';
 import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
+import { TrackStore } from './tracks.ts';
 
 export interface Store {
   db: DB;
@@ -23,6 +25,7 @@ export interface Store {
   tariffs: TariffStore;
   trackers: TrackerStore;
   tags: TagStore;
+  telemetry: TelemetryStore;
   fields: FieldStore;
   geocache: GeoCacheStore;
   devices: DeviceStore;
@@ -33,6 +36,7 @@ export interface Store {
   departments: DepartmentStore;
   tasks: TaskStore;
   deviceState: DeviceStateStore;
+  tracks: TrackStore;
   close(): void;
 }
 
@@ -45,6 +49,7 @@ export function openStore(file: string): Store {
     tariffs: new TariffStore(db),
     trackers: new TrackerStore(db),
     tags: new TagStore(db),
+    telemetry: new TelemetryStore(db),
     fields: new FieldStore(db),
     geocache: new GeoCacheStore(db),
     devices: new DeviceStore(db),
@@ -52,6 +57,7 @@ export function openStore(file: string): Store {
     places: new PlaceStore(db, new TagStore(db), new FieldStore(db)),
     zones: new ZoneStore(db, new TagStore(db)),
     deviceState: new DeviceStateStore(db),
+    tracks: new TrackStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

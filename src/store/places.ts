@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldDef, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';
+import { ftsPhrase, ID_MASK, ownerRange, Search } from './tasks.ts';
 
 export interface PlaceRow {
   id: number;
@@ -51,11 +52,17 @@ export function placeCustomField(def: FieldDef): FieldSpec & { params: unknown[]
   return { sql: text, kind: 'string', params: [def.id] };
 }
 
+/** Condition fields of place/list whose top-level `contains` the full-text index answers, and their columns. */
+export const PLACE_TEXT_COLUMNS = { label: 'label', description: 'description', location: 'address', address: 'address', external_id: 'external_id' } as const;
+export type PlaceTextField = keyof typeof PLACE_TEXT_COLUMNS;
+
 export interface PlaceQuery {
   ids?: number[];
   /** Text matched (case-insensitive, anywhere) against label, description, address, external_id and custom field values. */
   filter?: string;
   where: Compiled;
+  /** Top-level `contains` conditions on built-in text fields, taken out of `where` (full-text searchable). */
+  contains?: Array<{ field: PlaceTextField; value: string }>;
   /** ORDER BY terms built from PLACE_FIELDS / placeCustomField, with their parameters. */
   order: { sql: string; params: unknown[] };
   limit: number;
@@ -63,6 +70,10 @@ export interface PlaceQuery {
 }
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+const LIKE = "LIKE ? ESCAPE '\\'";
+/** Places whose custom field values contain the pattern (values of the owner's place fields). */
+const FIELD_MATCH = `p.id IN (SELECT v.entity_id FROM entity_field_values v WHERE v.entity_type = 'place'
+  AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'place') AND v.text ${LIKE})`;
 
 export class PlaceStore {
   private getStmt;
@@ -71,8 +82,11 @@ export class PlaceStore {
   private updateStmt;
   private deleteStmt;
   private byExternalStmt;
+  private fieldMatchStmt;
   /** Prepared list statements by shape (the SQL is made of our constants only). */
   private listCache = new Map<string, Statement<unknown[]>>();
+  private orderPlans = new Map<string, boolean>();
+  private listTx: (userId: number, q: PlaceQuery) => { rows: PlaceRow[]; count: number };
 
   constructor(
     private db: DB,
@@ -80,11 +94,18 @@ export class PlaceStore {
     private fields: FieldStore,
   ) {
     this.getStmt = db.prepare<[number, number], PlaceRow>('SELECT * FROM places WHERE id = ? AND user_id = ?');
-    this.countStmt = db.prepare<[number], number>('SELECT COUNT(*) FROM places WHERE user_id = ?').pluck();
+    this.countStmt = db.prepare<[number], number>('SELECT COALESCE(SUM(n), 0) FROM place_counts WHERE user_id = ?').pluck();
     this.insertStmt = db.prepare('INSERT INTO places (user_id, label, description, lat, lng, address, radius, external_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateStmt = db.prepare('UPDATE places SET label = ?, description = ?, lat = ?, lng = ?, address = ?, radius = ?, external_id = ? WHERE id = ? AND user_id = ?');
     this.deleteStmt = db.prepare('DELETE FROM places WHERE id = ? AND user_id = ?');
     this.byExternalStmt = db.prepare<[number, string], PlaceRow>('SELECT * FROM places WHERE user_id = ? AND external_id = ? ORDER BY id');
+    this.fieldMatchStmt = db
+      .prepare<[number, string], number>(
+        `SELECT EXISTS (SELECT 1 FROM entity_field_values v WHERE v.entity_type = 'place'
+          AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'place') AND v.text ${LIKE})`,
+      )
+      .pluck();
+    this.listTx = db.transaction((userId: number, q: PlaceQuery) => this.listNow(userId, q));
   }
 
   get(userId: number, id: number): PlaceRow | undefined {
@@ -134,27 +155,70 @@ export class PlaceStore {
     return this.db.transaction(fn)();
   }
 
-  /** One page of place/list and the total count, in two statements. */
+  /**
+   * One page of place/list and the total count, read in one snapshot: the count from place_counts, the
+   * full-text index alone or COUNT over an index; the page in the sort order (docs/lists-performance.md).
+   */
   list(userId: number, q: PlaceQuery): { rows: PlaceRow[]; count: number } {
-    const where = ['p.user_id = ?'];
-    const params: unknown[] = [userId];
-    if (q.ids) {
-      where.push(q.ids.length ? `p.id IN (${q.ids.map(() => '?').join(',')})` : '0');
-      params.push(...q.ids);
+    return this.listTx(userId, q);
+  }
+
+  private listNow(userId: number, q: PlaceQuery): { rows: PlaceRow[]; count: number } {
+    const [lo, hi] = ownerRange(userId);
+    const s = new Search(lo, hi, 'p', 'places_fts');
+    if (q.ids) s.add(q.ids.length ? `p.id IN (${q.ids.map(() => '?').join(',')})` : '0', ...q.ids);
+    if (q.filter) this.filterTerm(s, userId, q.filter);
+    if (q.where.sql !== '1=1') s.add(`(${q.where.sql})`, ...q.where.params);
+    for (const c of q.contains ?? []) {
+      const col = PLACE_TEXT_COLUMNS[c.field];
+      s.text([col], `p.${col} ${LIKE}`, c.value, 1);
     }
-    if (q.filter) {
-      where.push(
-        "(p.label LIKE ? ESCAPE '\\' OR p.description LIKE ? ESCAPE '\\' OR p.address LIKE ? ESCAPE '\\' OR p.external_id LIKE ? ESCAPE '\\'" +
-          " OR EXISTS (SELECT 1 FROM entity_field_values v WHERE v.entity_type = 'place' AND v.entity_id = p.id AND v.text LIKE ? ESCAPE '\\'))",
-      );
-      params.push(...Array(5).fill(like(q.filter)));
+    const base = ['p.user_id = ?'];
+    let count: number;
+    if (!s.terms.length && !s.textual) count = this.count(userId);
+    else if (s.ftsOnly) count = this.statement('SELECT COUNT(*) FROM places_fts WHERE places_fts MATCH ? AND rowid BETWEEN ? AND ?').pluck().get(s.match, lo, hi) as number;
+    else {
+      const w = s.where(base, 'fts');
+      count = this.statement(`SELECT COUNT(*) FROM places p WHERE ${w.sql}`).pluck().get(userId, ...w.params) as number;
     }
-    where.push(`(${q.where.sql})`);
-    params.push(...q.where.params);
-    const from = `FROM places p WHERE ${where.join(' AND ')}`;
-    const count = this.statement(`SELECT COUNT(*) ${from}`).pluck().get(...params) as number;
-    const rows = this.statement(`SELECT p.* ${from} ORDER BY ${q.order.sql} LIMIT ? OFFSET ?`).all(...params, ...q.order.params, q.limit, q.offset) as PlaceRow[];
+    if (q.offset >= count) return { rows: [], count };
+    let w = s.where(base, 'scan');
+    const page = () => `SELECT p.* FROM places p WHERE ${w.sql} ORDER BY ${q.order.sql} LIMIT ? OFFSET ?`;
+    if (s.textual) {
+      // As in task/list: LIKE on the rows read in the sort order when many match, else the full-text matches.
+      const n = this.count(userId);
+      const params = [userId, ...w.params, ...q.order.params, q.limit, q.offset];
+      const visits = this.inOrder(page(), params) ? Math.min(n, ((q.offset + q.limit) * n) / count) : n;
+      if (visits > 2 * count) w = s.where(base, 'fts');
+    }
+    const rows = this.statement(page()).all(userId, ...w.params, ...q.order.params, q.limit, q.offset) as PlaceRow[];
     return { rows, count };
+  }
+
+  /** The text `filter`: label, description, address, external_id and custom field values. */
+  private filterTerm(s: Search, userId: number, filter: string): void {
+    const p = like(filter);
+    const scan = { sql: `(p.label ${LIKE} OR p.description ${LIKE} OR p.address ${LIKE} OR p.external_id ${LIKE} OR ${FIELD_MATCH})`, params: [p, p, p, p, userId, p] };
+    const phrase = ftsPhrase(filter);
+    if (phrase === undefined) return s.add(scan.sql, ...scan.params);
+    // No custom value contains it: a plain full-text term (all columns of places_fts).
+    if (this.fieldMatchStmt.get(userId, p) !== 1) return s.phrase(phrase, scan);
+    s.mixed(
+      { sql: `(p.id IN (SELECT rowid & ${ID_MASK} FROM places_fts WHERE places_fts MATCH ? AND rowid BETWEEN ? AND ?) OR ${FIELD_MATCH})`, params: [phrase, s.lo, s.hi, userId, p] },
+      scan,
+    );
+  }
+
+  /** Whether SQLite reads this statement in its ORDER BY (no sort of all matching rows); cached by SQL. */
+  private inOrder(sql: string, params: unknown[]): boolean {
+    let v = this.orderPlans.get(sql);
+    if (v === undefined) {
+      const plan = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+      v = !plan.some((r) => r.detail === 'USE TEMP B-TREE FOR ORDER BY');
+      if (this.orderPlans.size >= 200) this.orderPlans.clear();
+      this.orderPlans.set(sql, v);
+    }
+    return v;
   }
 
   private statement(sql: string) {

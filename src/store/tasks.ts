@@ -73,6 +73,8 @@ export interface TaskQuery {
   conditions?: { sql: string; params: unknown[] };
   filter?: string;
   filters?: string[];
+  /** Top-level `contains` conditions on built-in text fields, taken out of `conditions` (full-text searchable). */
+  contains?: Array<{ field: TaskTextField; value: string }>;
   tagIds?: number[];
   location?: { lat: number; lng: number; radius: number };
   orderBy: string;
@@ -101,6 +103,107 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 const LIKE = "LIKE ? ESCAPE '\\'";
 const TRACKER_LABEL = '(SELECT tr.label FROM trackers tr WHERE tr.id = t.tracker_id)';
 
+/** Condition fields of task/list whose top-level `contains` the full-text index answers, and their columns. */
+export const TASK_TEXT_COLUMNS = { label: 'label', description: 'description', location: 'address', external_id: 'external_id' } as const;
+export type TaskTextField = keyof typeof TASK_TEXT_COLUMNS;
+
+// --- Substring search over tasks_fts / places_fts (migration 010) ---
+
+/** Low 36 bits of a full-text rowid: the task or place id; the bits above are the owner key. */
+export const ID_MASK = 68719476735;
+/** Full-text rowids of one owner key: (key << 36) | id. */
+export function ownerRange(key: number): [bigint, bigint] {
+  const lo = BigInt(key) << 36n;
+  return [lo, lo | BigInt(ID_MASK)];
+}
+/** Lower case of ASCII letters only, as SQLite's lower() and LIKE fold. */
+export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+/**
+ * The FTS5 phrase that matches exactly the texts `LIKE '%s%'` matches (the index holds lower(text) up
+ * to its first NUL, trigram tokens, case sensitive); undefined when LIKE has to answer: under 3
+ * characters (no trigram) or a NUL in the pattern (LIKE stops reading there).
+ */
+export function ftsPhrase(s: string): string | undefined {
+  if (s.includes('\0')) return undefined;
+  let n = 0;
+  for (const _ of s) if (++n === 3) break;
+  return n < 3 ? undefined : `"${asciiLower(s).replace(/"/g, '""')}"`;
+}
+
+/** Columns of tasks_fts and places_fts. */
+export const FTS_COLUMNS = ['label', 'description', 'address', 'external_id'] as const;
+export type FtsColumn = (typeof FTS_COLUMNS)[number];
+/** The phrase in some columns (a column filter costs time: none when all columns are meant). */
+export function ftsExpr(cols: readonly FtsColumn[], phrase: string): string {
+  return FTS_COLUMNS.every((c) => cols.includes(c)) ? phrase : `{${cols.join(' ')}}: ${phrase}`;
+}
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The WHERE terms of a list query. A text term has two exact forms: `scan` (LIKE, checked on each row
+ * read) and `fts` (the rows the full-text index finds); the query builder picks one per statement.
+ */
+export class Search {
+  readonly terms: Array<{ scan: SqlPart; fts: SqlPart }> = [];
+  private phrases: string[] = [];
+  private likes: SqlPart[] = [];
+  textual = false;
+
+  constructor(readonly lo: bigint, readonly hi: bigint, private alias: string, private table: 'tasks_fts' | 'places_fts') {}
+
+  add(sql: string, ...params: unknown[]): void {
+    const p = { sql, params };
+    this.terms.push({ scan: p, fts: p });
+  }
+  /** `value` contained in any of the columns `cols`; `likeSql` has `n` LIKE placeholders. */
+  text(cols: readonly FtsColumn[], likeSql: string, value: string, n: number): void {
+    const phrase = ftsPhrase(value);
+    const params = Array(n).fill(like(value));
+    if (phrase === undefined) this.add(likeSql, ...params);
+    else this.phrase(ftsExpr(cols, phrase), { sql: likeSql, params });
+  }
+  /** A pure full-text term (FTS5 expression) and its LIKE form. */
+  phrase(expr: string, scan: SqlPart): void {
+    this.phrases.push(expr);
+    this.likes.push(scan);
+    this.textual = true;
+  }
+  /** A term with a full-text part and other parts (e.g. the filter's tracker labels). */
+  mixed(fts: SqlPart, scan: SqlPart): void {
+    this.terms.push({ scan, fts });
+    this.textual = true;
+  }
+  /** Only pure full-text terms: the count is the full-text index's alone. */
+  get ftsOnly(): boolean {
+    return this.phrases.length > 0 && this.terms.length === 0;
+  }
+  get match(): string {
+    return this.phrases.join(' AND ');
+  }
+  where(base: string[], form: 'scan' | 'fts'): SqlPart {
+    const sql = [...base];
+    const params: unknown[] = [];
+    for (const t of this.terms) {
+      sql.push(t[form].sql);
+      params.push(...t[form].params);
+    }
+    if (form === 'scan') {
+      for (const l of this.likes) {
+        sql.push(l.sql);
+        params.push(...l.params);
+      }
+    } else if (this.phrases.length) {
+      sql.push(`${this.alias}.id IN (SELECT rowid & ${ID_MASK} FROM ${this.table} WHERE ${this.table} MATCH ? AND rowid BETWEEN ? AND ?)`);
+      params.push(this.match, this.lo, this.hi);
+    }
+    return { sql: sql.join(' AND '), params };
+  }
+}
+
 export class TaskStore {
   /** Condition and sort fields of task/list (spec: Task list condition / sort fields), over alias t. */
   readonly listFields: FieldMap;
@@ -120,7 +223,12 @@ export class TaskStore {
   private activeStmt;
   private outcomeStmt;
   private deliveryStmt;
+  private longestStmt;
+  private filterOthersStmt;
+  private trackerRowsStmt;
   private queries = new Map<string, Statement>();
+  private orderPlans = new Map<string, boolean>();
+  private listTx: (q: TaskQuery) => { rows: TaskRow[]; count: number };
 
   constructor(private db: DB, private tags: TagStore, private fields: FieldStore) {
     db.function('fsm_distance_m', { deterministic: true }, (a: unknown, b: unknown, c: unknown, d: unknown) =>
@@ -145,7 +253,15 @@ export class TaskStore {
       status_change_date = CASE WHEN status = @status THEN status_change_date ELSE @now END, status = @status WHERE id = @id`);
     this.spanStmt = db.prepare(`UPDATE tasks SET from_time = (SELECT MIN(from_time) FROM tasks WHERE route_id = @id),
       to_time = (SELECT MAX(to_time) FROM tasks WHERE route_id = @id) WHERE id = @id`);
-    this.countStmt = db.prepare<[number], number>("SELECT COUNT(*) FROM tasks WHERE user_id = ? AND type <> 'route'").pluck();
+    this.countStmt = db.prepare<[number], number>('SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = 0').pluck();
+    this.longestStmt = db.prepare<[number], number | null>("SELECT MAX(to_time - from_time) FROM tasks WHERE user_id = ? AND type <> 'route'").pluck();
+    this.filterOthersStmt = db
+      .prepare<[number, string, number, string], number>(
+        `SELECT EXISTS (SELECT 1 FROM trackers tr WHERE tr.user_id = ? AND tr.label ${LIKE})
+          OR EXISTS (SELECT 1 FROM entity_field_values v WHERE v.entity_type = 'task'
+            AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'task') AND v.text ${LIKE})`,
+      )
+      .pluck();
     this.externalCountStmt = db.prepare<[number, string], number>("SELECT COUNT(*) FROM tasks WHERE user_id = ? AND external_id = ?").pluck();
     this.activeStmt = db.prepare<[number], TaskRow>(
       "SELECT * FROM tasks WHERE tracker_id = ? AND type <> 'route' AND status IN ('assigned', 'arrived', 'delayed') ORDER BY from_time, id",
@@ -155,7 +271,14 @@ export class TaskStore {
       completion_date = COALESCE(@completion_date, completion_date) WHERE id = @id`);
     this.deliveryStmt = db.prepare<[number, string, number], TaskRow>(`SELECT * FROM tasks WHERE user_id = ? AND external_id = ? AND type <> 'route'
       AND from_time <= ? AND status IN ('arrived', 'assigned', 'delayed') ORDER BY CASE type WHEN 'task' THEN 0 ELSE 1 END, from_time, id`);
+    this.trackerRowsStmt = db
+      .prepare<[number, number, number, string], number>(
+        `SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = ?
+          AND tracker_id IN (SELECT tr.id FROM trackers tr WHERE tr.user_id = ? AND tr.label ${LIKE})`,
+      )
+      .pluck();
     this.listFields = listFields();
+    this.listTx = db.transaction((q: TaskQuery) => this.listNow(q));
   }
 
   get(userId: number, id: number): TaskRow | undefined {
@@ -237,46 +360,158 @@ export class TaskStore {
     })();
   }
 
-  /** One page of task/list (or task/route/list) and the total count, both in SQL. */
+  /**
+   * One page of task/list (or task/route/list) and the total count, read in one snapshot. The count
+   * comes from the cheapest exact source (task_counts, the full-text index alone, or COUNT over an
+   * index); the page is read in the sort order and cut by LIMIT/OFFSET in SQL (docs/lists-performance.md).
+   */
   list(q: TaskQuery): { rows: TaskRow[]; count: number } {
-    const where: string[] = ['t.user_id = ?', q.routes ? "t.type = 'route'" : "t.type <> 'route'"];
-    const params: unknown[] = [q.userId];
-    const add = (sql: string, ...p: unknown[]) => {
-      where.push(sql);
-      params.push(...p);
-    };
-    if (q.externalId !== undefined && q.externalId !== null) add('t.external_id = ?', q.externalId);
-    if (q.statuses) add(`t.status IN (${q.statuses.map(() => '?').join(', ') || 'NULL'})`, ...q.statuses);
-    if (q.trackers) add(`t.tracker_id IN (${q.trackers.map(() => '?').join(', ') || 'NULL'})`, ...q.trackers);
+    return this.listTx(q);
+  }
+
+  private listNow(q: TaskQuery): { rows: TaskRow[]; count: number } {
+    const key = q.userId * 2 + (q.routes ? 1 : 0);
+    const [lo, hi] = ownerRange(key);
+    const s = new Search(lo, hi, 't', 'tasks_fts');
+    // task_counts answers a count filtered by statuses and trackers only.
+    let counted = true;
+    const countTerms: string[] = [];
+    const countParams: unknown[] = [];
+    if (q.externalId !== undefined && q.externalId !== null) s.add('t.external_id = ?', q.externalId);
+    if (q.statuses) {
+      const list = q.statuses.map(() => '?').join(', ') || 'NULL';
+      s.add(`t.status IN (${list})`, ...q.statuses);
+      countTerms.push(`status IN (${list})`);
+      countParams.push(...q.statuses);
+    }
+    if (q.trackers) {
+      const list = q.trackers.map(() => '?').join(', ') || 'NULL';
+      s.add(`t.tracker_id IN (${list})`, ...q.trackers);
+      // tracker_id 0 stands for "none" in task_counts: only real ids (all positive) are looked up there.
+      if (q.trackers.every((id) => Number.isInteger(id) && id > 0)) {
+        countTerms.push(`tracker_id IN (${list})`);
+        countParams.push(...q.trackers);
+      } else counted = false;
+    }
     // Actual after `from` / before `to`: the task window [from, to] overlaps the asked one.
-    if (q.from !== undefined) add('t.to_time >= ?', q.from);
-    if (q.to !== undefined) add('t.from_time <= ?', q.to);
-    if (q.conditions && q.conditions.sql !== '1=1') add(`(${q.conditions.sql})`, ...q.conditions.params);
-    if (q.filter) {
-      // Tracker labels and custom field values are matched once (uncorrelated), not per task.
-      const p = like(q.filter);
-      add(
-        `(t.label ${LIKE} OR t.description ${LIKE} OR t.address ${LIKE} OR t.external_id ${LIKE} OR t.status ${LIKE} OR t.id = ?
-          OR t.tracker_id IN (SELECT tr.id FROM trackers tr WHERE tr.user_id = ? AND tr.label ${LIKE})
-          OR t.id IN (SELECT v.entity_id FROM entity_field_values v WHERE v.entity_type = 'task'
-            AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'task') AND v.text ${LIKE}))`,
-        p, p, p, p, p, /^\d{1,15}$/.test(q.filter) ? Number(q.filter) : null, q.userId, p, q.userId, p,
-      );
+    if (q.from !== undefined) {
+      s.add('t.to_time >= ?', q.from);
+      // No window of the owner is longer than `span`, so it starts at or after from - span: a range
+      // of the from_time index rather than everything before `to` (the same rows, fewer visited).
+      const span = q.routes ? null : this.longestStmt.get(q.userId);
+      if (span !== null && span !== undefined) s.add('t.from_time >= ?', q.from - span);
     }
-    for (const f of q.filters ?? []) add(`(t.label ${LIKE} OR t.description ${LIKE} OR t.address ${LIKE})`, like(f), like(f), like(f));
-    if (q.tagIds?.length) add(`EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_type = 'task' AND et.entity_id = t.id AND et.tag_id IN (${q.tagIds.map(() => '?').join(', ')}))`, ...q.tagIds);
-    if (q.location) this.near(q.location, add);
-    const whereSql = where.join(' AND ');
-    const count = this.query(`SELECT COUNT(*) FROM tasks t WHERE ${whereSql}`).pluck().get(...params) as number;
-    let sql = `SELECT t.* FROM tasks t WHERE ${whereSql} ORDER BY ${q.orderBy}`;
-    let pageParams: unknown[] = [];
-    if (q.limit !== undefined || q.offset) {
-      // Page over ids first, then read the page's rows: skipped rows are never read from the table.
-      sql = `SELECT t.* FROM tasks t WHERE t.id IN (SELECT t.id FROM tasks t WHERE ${whereSql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?) ORDER BY ${q.orderBy}`;
-      pageParams = [q.limit ?? -1, q.offset ?? 0];
+    if (q.to !== undefined) s.add('t.from_time <= ?', q.to);
+    if (q.conditions && q.conditions.sql !== '1=1') s.add(`(${q.conditions.sql})`, ...q.conditions.params);
+    if (q.filter) this.filterTerm(s, q.userId, q.routes, q.filter);
+    for (const f of q.filters ?? []) s.text(['label', 'description', 'address'], `(t.label ${LIKE} OR t.description ${LIKE} OR t.address ${LIKE})`, f, 3);
+    for (const c of q.contains ?? []) {
+      const col = TASK_TEXT_COLUMNS[c.field];
+      s.text([col], `t.${col} ${LIKE}`, c.value, 1);
     }
-    const rows = this.query(sql).all(...params, ...pageParams) as TaskRow[];
+    if (q.tagIds?.length) s.add(`EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_type = 'task' AND et.entity_id = t.id AND et.tag_id IN (${q.tagIds.map(() => '?').join(', ')}))`, ...q.tagIds);
+    if (q.location) this.near(q.location, (sql, ...p) => s.add(sql, ...p));
+
+    const base = ['t.user_id = ?', q.routes ? "t.type = 'route'" : "t.type <> 'route'"];
+    const total = () => this.query(`SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = ?`).pluck().get(q.userId, q.routes ? 1 : 0) as number;
+    let count: number;
+    if (counted && !s.textual && s.terms.length === countTerms.length) {
+      const where = ['user_id = ?', 'route = ?', ...countTerms].join(' AND ');
+      count = this.query(`SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE ${where}`).pluck().get(q.userId, q.routes ? 1 : 0, ...countParams) as number;
+    } else if (s.ftsOnly) {
+      count = this.query(`SELECT COUNT(*) FROM tasks_fts WHERE tasks_fts MATCH ? AND rowid BETWEEN ? AND ?`).pluck().get(s.match, lo, hi) as number;
+    } else {
+      const w = s.where(base, 'fts');
+      count = this.query(`SELECT COUNT(*) FROM tasks t WHERE ${w.sql}`).pluck().get(q.userId, ...w.params) as number;
+    }
+
+    const offset = q.offset ?? 0;
+    if (q.limit === 0 || offset >= count) return { rows: [], count };
+    const paged = q.limit !== undefined || offset > 0;
+    const pageParams = paged ? [q.limit ?? -1, offset] : [];
+    let w = s.where(base, 'scan');
+    if (s.textual) {
+      // Text terms read either way: in the sort order checking each row with LIKE (good when many
+      // rows match), or the matching rows from the full-text index, then sorted (good when few do).
+      const inner = `SELECT t.id FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`;
+      const n = total();
+      const want = q.limit === undefined ? Infinity : offset + q.limit;
+      const visits = this.inOrder(inner, [q.userId, ...w.params, q.limit ?? -1, offset]) ? Math.min(n, (want * n) / count) : n;
+      if (visits > 2 * count) w = s.where(base, 'fts');
+    }
+    // Page over ids first (from an index, in the sort order), then read the page's rows: skipped rows
+    // are never read from the table.
+    const sql = paged
+      ? `SELECT t.* FROM tasks t WHERE t.id IN (SELECT t.id FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?) ORDER BY ${q.orderBy}`
+      : `SELECT t.* FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy}`;
+    const rows = this.query(sql).all(q.userId, ...w.params, ...pageParams) as TaskRow[];
     return { rows, count };
+  }
+
+  /**
+   * The text `filter`: label, description, address, external_id, status, id, the tracker's label and
+   * custom field values. When only the text columns can match (no status, tracker label or custom
+   * value contains it, and it is not an id), it is a plain full-text term.
+   */
+  private filterTerm(s: Search, userId: number, routes: boolean, filter: string): void {
+    const p = like(filter);
+    const trackers = `t.tracker_id IN (SELECT tr.id FROM trackers tr WHERE tr.user_id = ? AND tr.label ${LIKE})`;
+    const fields = `t.id IN (SELECT v.entity_id FROM entity_field_values v WHERE v.entity_type = 'task'
+      AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'task') AND v.text ${LIKE})`;
+    const id = /^\d{1,15}$/.test(filter) ? Number(filter) : null;
+    const scan = {
+      sql: `(t.label ${LIKE} OR t.description ${LIKE} OR t.address ${LIKE} OR t.external_id ${LIKE} OR t.status ${LIKE} OR t.id = ? OR ${trackers} OR ${fields})`,
+      params: [p, p, p, p, p, id, userId, p, userId, p],
+    };
+    const phrase = ftsPhrase(filter);
+    if (phrase === undefined) return s.add(scan.sql, ...scan.params);
+    // Statuses are lower-case ASCII: `status LIKE %filter%` is a substring test of the folded filter.
+    const statuses = TASK_STATUSES.filter((st) => st.includes(asciiLower(filter)));
+    const others = this.filterOthersStmt.get(userId, p, userId, p) === 1;
+    if (!statuses.length && id === null && !others) return s.phrase(phrase, scan);
+    // Otherwise the ids of each part, each found by an index, united (the rows are then read by id);
+    // but when statuses or tracker labels alone take a large share of the owner's rows, a pass over
+    // the owner's rows testing each part is cheaper.
+    const route = routes ? 1 : 0;
+    const list = statuses.map(() => '?').join(', ');
+    let many = statuses.length ? (this.query(`SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = ? AND status IN (${list})`).pluck().get(userId, route, ...statuses) as number) : 0;
+    if (others) many += this.trackerRowsStmt.get(userId, route, userId, p)!;
+    const fts = `SELECT rowid & ${ID_MASK} FROM tasks_fts WHERE tasks_fts MATCH ? AND rowid BETWEEN ? AND ?`;
+    if (many * 4 > (this.query('SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = ?').pluck().get(userId, route) as number)) {
+      const alt = [`t.id IN (${fts})`, ...(statuses.length ? [`t.status IN (${list})`] : []), ...(id !== null ? ['t.id = ?'] : []), trackers, fields];
+      const params = [phrase, s.lo, s.hi, ...statuses, ...(id !== null ? [id] : []), userId, p, userId, p];
+      return s.mixed({ sql: `(${alt.join(' OR ')})`, params }, scan);
+    }
+    const own = `user_id = ? AND type ${routes ? "= 'route'" : "<> 'route'"}`;
+    const arms = [fts];
+    const armParams: unknown[] = [phrase, s.lo, s.hi];
+    if (statuses.length) {
+      arms.push(`SELECT id FROM tasks WHERE ${own} AND status IN (${list})`);
+      armParams.push(userId, ...statuses);
+    }
+    if (id !== null) {
+      arms.push('SELECT ?');
+      armParams.push(id);
+    }
+    if (others) {
+      arms.push(`SELECT id FROM tasks WHERE ${own} AND tracker_id IN (SELECT tr.id FROM trackers tr WHERE tr.user_id = ? AND tr.label ${LIKE})`);
+      arms.push(`SELECT v.entity_id FROM entity_field_values v WHERE v.entity_type = 'task'
+        AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'task') AND v.text ${LIKE}`);
+      armParams.push(userId, userId, p, userId, p);
+    }
+    s.mixed({ sql: `t.id IN (${arms.join(' UNION ALL ')})`, params: armParams }, scan);
+  }
+
+  /** Whether SQLite reads this statement in its ORDER BY (no sort of all matching rows); cached by SQL. */
+  private inOrder(sql: string, params: unknown[]): boolean {
+    let v = this.orderPlans.get(sql);
+    if (v === undefined) {
+      const plan = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+      v = !plan.some((r) => r.detail === 'USE TEMP B-TREE FOR ORDER BY');
+      if (this.orderPlans.size >= 500) this.orderPlans.clear();
+      this.orderPlans.set(sql, v);
+    }
+    return v;
   }
 
   /** Zone centers within the circle: a bounding box the lat/lng index can use, then the exact distance. */

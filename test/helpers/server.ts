@@ -28,7 +28,7 @@ export interface TestServer {
 /** `dataDir`: reuse a data directory (a restart); default a fresh one. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'))): Promise<TestServer> {
   const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports, ...env });
+  const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', FSM_TELEMETRY_THREADS: '1', ...ports, ...env });
   const printed: string[] = [];
   const running = await start(config, { logger: false, print: (s) => printed.push(s) });
   const store = openStore(config.dbFile);

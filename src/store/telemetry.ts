@@ -1,0 +1,230 @@
+/**
+ * The telemetry core's SQL: what is pending, the points of a window, checkpoints, and the derived
+ * data (tracks, visits, counters) written back in one transaction per processed window.
+ */
+import type { Counters, Point, Segment, TrackerSettings, Visit } from '../telemetry/types.ts';
+import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
+import type { DB } from './db.ts';
+import type { TaskStatus } from './tasks.ts';
+
+/** What judging a task needs of its row. */
+export interface JudgedTask {
+  id: number;
+  type: 'task' | 'checkpoint';
+  route_id: number | null;
+  route_order: number | null;
+  status: TaskStatus;
+  from_time: number | null;
+  to_time: number | null;
+  max_delay: number;
+  min_stay_duration: number;
+  tracker_id: number;
+}
+
+export interface Pending {
+  source_id: number;
+  from_time: number;
+  version: number;
+}
+
+export interface WindowResult {
+  sourceId: number;
+  /** Derived data from this time on is replaced (visits, checkpoints). */
+  from: number;
+  /** Segments starting at or after these times (per stream: GNSS, GSM LBS) are replaced, and open ones. */
+  replay: { gnss: number; lbs: number };
+  segments: Segment[];
+  checkpoints: Array<{ time: number; state: string }>;
+  visits: Visit[];
+  counters: Counters;
+  /** Pending version seen when the window was taken: the row is cleared only if nothing came since. */
+  pendingVersion: number;
+  /** State after the last processed point, and that point's time. */
+  tail: { time: number; state: string } | null;
+  /** The window reached the newest data (else it continues from the tail in the next round). */
+  complete: boolean;
+  now: number;
+}
+
+// json_extract in SQL: the few attributes processing needs, without parsing every row's JSON in JS.
+const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags,
+    json_extract(attrs, '$.ignition') AS ignition, json_extract(attrs, '$.odometer') AS odometer,
+    json_extract(attrs, '$.hours') AS hours, json_extract(attrs, '$.fuelUsed') AS fuel_used,
+    json_extract(attrs, '$.alarm') IS NOT NULL AS event
+  FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
+
+const JUDGED = 'id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id';
+
+type PointRow = [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number, number | null, number | null, number | null, number | null, number];
+const nan = (v: number | null) => (v === null ? NaN : v);
+
+export class TelemetryStore {
+  private pendingStmt;
+  private clearPending;
+  private pointsStmt;
+  private checkpointBefore;
+  private deleteTracks;
+  private insertTrack;
+  private deleteCheckpoints;
+  private insertCheckpoint;
+  private deleteVisits;
+  private insertVisit;
+  private countersPut;
+  private countersGet;
+  private settingsGet;
+  private settingsPut;
+  private tailGet;
+  private advancePending;
+  private geoStmt;
+  private dueStmt;
+  private routeStmt;
+  private outcomeStmt;
+  private tailPut;
+
+  constructor(private db: DB) {
+    this.pendingStmt = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending ORDER BY from_time LIMIT ?');
+    this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
+    this.pointsStmt = db.prepare(POINTS_SQL).raw(true);
+    this.checkpointBefore = db.prepare<[number, number], { time: number; state: string }>('SELECT time, state FROM telemetry_checkpoints WHERE source_id = ? AND time <= ? ORDER BY time DESC LIMIT 1');
+    this.deleteTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND (open = 1 OR (gsm_lbs = 0 AND start_time >= ?) OR (gsm_lbs = 1 AND start_time >= ?))');
+    this.insertTrack = db.prepare(
+      `INSERT INTO tracks (source_id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, points, length_km, max_speed, avg_speed, gsm_lbs, precision, events, extent_m, open)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteCheckpoints = db.prepare('DELETE FROM telemetry_checkpoints WHERE source_id = ? AND time > ?');
+    this.insertCheckpoint = db.prepare('INSERT OR REPLACE INTO telemetry_checkpoints (source_id, time, state) VALUES (?, ?, ?)');
+    this.deleteVisits = db.prepare('DELETE FROM visits WHERE source_id = ? AND (enter_time >= ? OR exit_time IS NULL OR exit_time >= ?)');
+    this.insertVisit = db.prepare('INSERT INTO visits (source_id, kind, geo_id, enter_time, exit_time) VALUES (?, ?, ?, ?, ?)');
+    this.countersPut = db.prepare('INSERT OR REPLACE INTO telemetry_counters (source_id, odometer_km, engine_hours, fuel_l, updated) VALUES (?, ?, ?, ?, ?)');
+    this.countersGet = db.prepare<[number], { odometer_km: number; engine_hours: number; fuel_l: number; updated: number }>('SELECT * FROM telemetry_counters WHERE source_id = ?');
+    this.settingsGet = db.prepare<[number], { settings: string }>('SELECT settings FROM telemetry_settings WHERE source_id = ?');
+    this.settingsPut = db.prepare('INSERT OR REPLACE INTO telemetry_settings (source_id, settings) VALUES (?, ?)');
+    this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
+        (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
+    this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
+    this.outcomeStmt = db.prepare(`UPDATE tasks SET status_change_date = CASE WHEN status = @status THEN status_change_date ELSE @at END,
+      status = @status, arrival_date = @arrival_date, stay_duration = @stay_duration, completion_date = @completion_date WHERE id = @id`);
+    this.advancePending = db.prepare('UPDATE telemetry_pending SET from_time = ? WHERE source_id = ? AND version = ?');
+    this.geoStmt = db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck();
+    this.tailGet = db.prepare<[number], { time: number; state: string }>('SELECT time, state FROM telemetry_tail WHERE source_id = ?');
+    this.tailPut = db.prepare('INSERT OR REPLACE INTO telemetry_tail (source_id, time, state) VALUES (?, ?, ?)');
+  }
+
+  /**
+   * Tasks and checkpoints of these trackers to judge after data from `since` was processed: those
+   * still open, and those whose window (to + max_delay) reaches into the reprocessed period, whatever
+   * their status (late data may change a failed task).
+   */
+  tasksToJudge(trackerIds: number[], since: number): JudgedTask[] {
+    if (!trackerIds.length) return [];
+    return this.db
+      .prepare(`SELECT ${JUDGED} FROM tasks WHERE tracker_id IN (${trackerIds.map(() => '?').join(',')}) AND type <> 'route' AND status <> 'unassigned'
+        AND (status IN ('assigned', 'arrived', 'delayed') OR to_time + max_delay * 60000 >= ?)`)
+      .all(...trackerIds, since) as JudgedTask[];
+  }
+  /** Open tasks whose time-based transition may be due by `now` (the minute timer). */
+  tasksDue(now: number): JudgedTask[] {
+    return this.dueStmt.all(now, now) as JudgedTask[];
+  }
+  /** The checkpoints of a route, in route order. */
+  checkpointsOf(routeId: number): JudgedTask[] {
+    return this.routeStmt.all(routeId) as JudgedTask[];
+  }
+  /** Stays of a device in a geofence. */
+  visitsOf(sourceIds: number[], kind: string, geoId: number): Visit[] {
+    if (!sourceIds.length) return [];
+    return (
+      this.db.prepare(`SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE kind = ? AND geo_id = ? AND source_id IN (${sourceIds.map(() => '?').join(',')}) ORDER BY enter_time`).all(kind, geoId, ...sourceIds) as Visit[]
+    );
+  }
+  /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
+  setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
+    this.outcomeStmt.run({ id, ...o });
+  }
+
+  /** The state after the last processed point, if any. */
+  tail(sourceId: number): { time: number; state: string } | undefined {
+    return this.tailGet.get(sourceId);
+  }
+
+  /** Nothing to do in the window: forget it, unless new data came meanwhile. */
+  clearIfUnchanged(sourceId: number, version: number): void {
+    this.clearPending.run(sourceId, version);
+  }
+
+  pending(limit = 1000): Pending[] {
+    return this.pendingStmt.all(limit);
+  }
+
+  /** The state to restart from for data at `time`: the checkpoint at or before it (undefined: from the beginning). */
+  checkpoint(sourceId: number, time: number): { time: number; state: string } | undefined {
+    return this.checkpointBefore.get(sourceId, time);
+  }
+
+  /** Up to `limit` fixes with a location from `from` on, in time order. */
+  points(sourceId: number, from: number, limit: number): Point[] {
+    return (this.pointsStmt.all(sourceId, from, limit) as PointRow[]).map((r) => {
+      const p: Point = { time: r[0], lat: r[1], lng: r[2], alt: nan(r[3]), speed: nan(r[4]), course: nan(r[5]), satellites: nan(r[6]), precision: nan(r[7]), hdop: nan(r[8]), valid: !!(r[9] & 1), lbs: !!(r[9] & 2) };
+      if (r[10] !== null) p.ignition = !!r[10];
+      if (r[11] !== null) p.odometer = r[11];
+      if (r[12] !== null) p.hours = r[12];
+      if (r[13] !== null) p.fuelUsed = r[13];
+      if (r[14]) p.event = true;
+      return p;
+    });
+  }
+
+  /** Write the results of a round's windows in one transaction. */
+  writeAll(ws: WindowResult[]): void {
+    if (ws.length) this.db.transaction(() => ws.forEach((w) => this.writeOne(w)))();
+  }
+
+  /** Replace what was derived from `from` on with the new results; clear the pending row if nothing new came. */
+  write(w: WindowResult): void {
+    this.db.transaction(() => this.writeOne(w))();
+  }
+
+  private writeOne(w: WindowResult): void {
+    {
+      this.deleteTracks.run(w.sourceId, w.replay.gnss, w.replay.lbs);
+      for (const s of w.segments) {
+        this.insertTrack.run(w.sourceId, s.type, s.start, s.end, s.startLat, s.startLng, s.endLat, s.endLng, s.points, s.lengthKm, s.maxSpeedKmh, s.avgSpeedKmh, s.gsmLbs ? 1 : 0, s.precision ?? null, s.events, s.extentM ?? null, s.open ? 1 : 0);
+      }
+      this.deleteCheckpoints.run(w.sourceId, w.from);
+      for (const c of w.checkpoints) this.insertCheckpoint.run(w.sourceId, c.time, c.state);
+      this.deleteVisits.run(w.sourceId, w.from, w.from);
+      for (const v of w.visits) this.insertVisit.run(w.sourceId, v.kind, v.id, v.enter, v.exit);
+      this.countersPut.run(w.sourceId, w.counters.odometerKm, w.counters.engineHours, w.counters.fuelConsumedL, w.now);
+      if (w.tail) this.tailPut.run(w.sourceId, w.tail.time, w.tail.state);
+      if (w.complete) this.clearPending.run(w.sourceId, w.pendingVersion);
+      else if (w.tail) this.advancePending.run(w.tail.time + 1, w.sourceId, w.pendingVersion);
+    }
+  }
+
+  /** The `geo` change counter (zones, places, task zones). */
+  geoVersion(): number {
+    return this.geoStmt.get() as number;
+  }
+
+  counters(sourceId: number): (Counters & { updated: number }) | undefined {
+    const r = this.countersGet.get(sourceId);
+    return r && { odometerKm: r.odometer_km, engineHours: r.engine_hours, fuelConsumedL: r.fuel_l, updated: r.updated };
+  }
+
+  settings(sourceId: number): TrackerSettings {
+    const r = this.settingsGet.get(sourceId);
+    return r ? { ...DEFAULT_SETTINGS, ...(JSON.parse(r.settings) as Partial<TrackerSettings>) } : { ...DEFAULT_SETTINGS };
+  }
+  /** Store settings and reprocess the device's history with them. */
+  setSettings(sourceId: number, settings: TrackerSettings): void {
+    this.db.transaction(() => {
+      this.settingsPut.run(sourceId, JSON.stringify(settings));
+      this.db.prepare('DELETE FROM telemetry_checkpoints WHERE source_id = ?').run(sourceId);
+      this.db.prepare('DELETE FROM telemetry_tail WHERE source_id = ?').run(sourceId);
+      this.db
+        .prepare(`INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, 0, 1)
+          ON CONFLICT (source_id) DO UPDATE SET from_time = 0, version = version + 1`)
+        .run(sourceId);
+    })();
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Reads for the track calls (issue 5): the segments the telemetry core wrote to `tracks`, and the
+ * points of a period from `fixes`. Only valid records with coordinates are points; GSM LBS ones
+ * (flags bit 1) only when asked. A point at 0,0 is a device's "no fix" and never a point.
+ *
+ * A day of 1 s fixes is 86,400 rows: reading them as row objects costs ~4x the SQLite scan, so
+ * `columns` collects time/lat/lng into typed arrays with an aggregate function (one JS call per
+ * row, no per-row allocation) and `details` then reads the full rows of only the points kept.
+ * (The aggregate is SQLite-specific; a PostgreSQL store would use array_agg for the same.)
+ */
+import type { DB } from './db.ts';
+import type { Extent } from '../tracks/geo.ts';
+
+export interface TrackRow {
+  id: number;
+  source_id: number;
+  type: 'trip' | 'single_report';
+  start_time: number;
+  end_time: number;
+  start_lat: number;
+  start_lng: number;
+  end_lat: number;
+  end_lng: number;
+  points: number;
+  length_km: number;
+  max_speed: number;
+  avg_speed: number;
+  gsm_lbs: number;
+  precision: number | null;
+  events: number;
+  open: number;
+  start_address: string | null;
+  end_address: string | null;
+  /** Diagonal of the trip's bounding box, m, when the telemetry core stored it. */
+  extent_m?: number | null;
+}
+
+/** Points of a period in time order, as columns: the first `n` entries of each array. */
+export interface PointColumns {
+  n: number;
+  time: Float64Array;
+  lat: Float64Array;
+  lng: Float64Array;
+}
+
+export function emptyColumns(capacity: number): PointColumns {
+  return { n: 0, time: new Float64Array(capacity), lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
+}
+
+/** The columns in time order: as collected (the usual case), else sorted. */
+function ordered(c: PointColumns): PointColumns {
+  let sorted = true;
+  for (let i = 1; i < c.n && sorted; i++) sorted = c.time[i - 1] < c.time[i];
+  if (sorted) return c;
+  const idx = Array.from({ length: c.n }, (_, i) => i).sort((a, b) => c.time[a] - c.time[b]);
+  const out = emptyColumns(c.n);
+  for (const i of idx) {
+    out.time[out.n] = c.time[i];
+    out.lat[out.n] = c.lat[i];
+    out.lng[out.n++] = c.lng[i];
+  }
+  return out;
+}
+
+function grow(c: PointColumns): void {
+  for (const k of ['time', 'lat', 'lng'] as const) {
+    const bigger = new Float64Array(Math.max(16, c[k].length * 2));
+    bigger.set(c[k]);
+    c[k] = bigger;
+  }
+}
+
+/** One full point row. */
+export interface PointRow {
+  time: number;
+  lat: number;
+  lng: number;
+  alt: number | null;
+  speed: number | null;
+  course: number | null;
+  satellites: number | null;
+  precision: number | null;
+  flags: number;
+}
+
+const POINT = 'lat IS NOT NULL AND lng IS NOT NULL AND (flags & 1) = 1 AND NOT (lat = 0 AND lng = 0)';
+const LISTED = "type IN ('trip', 'single_report')";
+/** Above this many points, `details` scans the range instead of looking each one up. */
+const MANY = 5000;
+
+export class TrackStore {
+  private inRangeStmt;
+  private getStmt;
+  private extentStmt;
+  private columnsStmt;
+  private detailsStmt;
+  private settingsStmt;
+  private rangeStmt;
+  /** Set by the aggregate's result while `columns` runs (synchronous), read right after. */
+  private collected: PointColumns | undefined;
+
+  constructor(db: DB) {
+    // Fills the columns of one query row by row: one JS call per row and no per-row objects.
+    // (@types/better-sqlite3 types `step` with one argument; SQLite passes one per SQL argument.)
+    // Returning nothing keeps the accumulator (cheaper than handing it back on every row).
+    const step = (acc: PointColumns, time: number, lat: number, lng: number): void => {
+      if (acc.n === acc.time.length) grow(acc);
+      acc.time[acc.n] = time;
+      acc.lat[acc.n] = lat;
+      acc.lng[acc.n++] = lng;
+    };
+    db.aggregate<PointColumns>('track_points_collect', {
+      start: () => emptyColumns(4096),
+      step: step as unknown as (acc: PointColumns) => void,
+      // The columns are handed over beside SQLite (no blob copies); the query answers the count.
+      result: (acc) => {
+        this.collected = acc;
+        return acc.n;
+      },
+    });
+    // Overlap with [from, to]; the index narrows by start_time, end_time filters the few older ones.
+    this.inRangeStmt = db.prepare<[number, number, number], TrackRow>(
+      `SELECT * FROM tracks WHERE source_id = ? AND start_time <= ? AND end_time >= ? AND ${LISTED} ORDER BY start_time, id`,
+    );
+    this.getStmt = db.prepare<[number, number], TrackRow>(`SELECT * FROM tracks WHERE id = ? AND source_id = ? AND ${LISTED}`);
+    this.extentStmt = db.prepare<[number, number, number], Extent>(
+      `SELECT count(*) AS n, min(lat) AS minLat, max(lat) AS maxLat, min(lng) AS minLng, max(lng) AS maxLng
+       FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND ${POINT}`,
+    );
+    this.columnsStmt = db
+      .prepare<[number, number, number, number]>(
+        // A primary-key range scan: rows arrive in time order (checked in `columns`; a subquery with
+        // ORDER BY would cost a co-routine per row).
+        `SELECT track_points_collect(time, lat, lng) FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND ${POINT} AND (? OR (flags & 2) = 0)`,
+      )
+      .pluck();
+    this.detailsStmt = db.prepare<[number, string], PointRow>(
+      `SELECT time, lat, lng, alt, speed, course, satellites, precision, flags FROM fixes
+       WHERE source_id = ? AND time IN (SELECT value FROM json_each(?)) ORDER BY time`,
+    );
+    this.rangeStmt = db.prepare<[number, number, number], PointRow>(
+      `SELECT time, lat, lng, alt, speed, course, satellites, precision, flags FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? ORDER BY time`,
+    );
+    this.settingsStmt = db.prepare<[number], string>('SELECT settings FROM telemetry_settings WHERE source_id = ?').pluck();
+  }
+
+  /** Trips and single reports overlapping [from, to], in time order. */
+  inRange(sourceId: number, from: number, to: number): TrackRow[] {
+    return this.inRangeStmt.all(sourceId, to, from);
+  }
+
+  /** A trip or single report of the source. */
+  get(sourceId: number, id: number): TrackRow | undefined {
+    return this.getStmt.get(id, sourceId);
+  }
+
+  /** Bounding box of the points in [from, to] (GSM LBS ones included). */
+  extent(sourceId: number, from: number, to: number): Extent {
+    return this.extentStmt.get(sourceId, from, to)!;
+  }
+
+  /** Points in [from, to] as columns (arrays may be longer than n). */
+  columns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
+    this.collected = undefined;
+    this.columnsStmt.get(sourceId, from, to, includeLbs ? 1 : 0);
+    const out = this.collected ?? emptyColumns(0);
+    this.collected = undefined;
+    return ordered(out);
+  }
+
+  /** The full rows at these ascending times (each an existing point time). Many times: one range scan instead of look-ups. */
+  details(sourceId: number, times: number[]): PointRow[] {
+    if (times.length <= MANY) return this.detailsStmt.all(sourceId, JSON.stringify(times));
+    const rows = this.rangeStmt.all(sourceId, times[0], times[times.length - 1]);
+    const out: PointRow[] = [];
+    for (let i = 0, k = 0; i < rows.length && k < times.length; i++) {
+      if (rows[i].time === times[k]) {
+        out.push(rows[i]);
+        k++;
+      }
+    }
+    return out;
+  }
+
+  /** The tracker's processing settings JSON (telemetry_settings), if it has its own. */
+  settingsJson(sourceId: number): string | undefined {
+    return this.settingsStmt.get(sourceId) as string | undefined;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Runs the telemetry pipeline over what the gateway stored, in rounds: a round takes the pending
+ * windows of many devices (each device in at most one round at a time: per-device order), sends
+ * them to a Piscina worker as one task, and writes all results in one transaction. Work to do is
+ * the `telemetry_pending` table, written in the same transaction as the fixes, so nothing committed
+ * is ever skipped, also across restarts. In-order data continues from the stored tail state; late
+ * data restarts from the checkpoint before it, and everything derived from there on is replaced.
+ */
+import { Piscina } from 'piscina';
+import { cpus } from 'node:os';
+import type { Store } from '../store/index.ts';
+import type { WindowResult } from '../store/telemetry.ts';
+import type { RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
+import { encodePoints } from './batch.ts';
+
+export interface SchedulerOptions {
+  dbFile: string;
+  threads?: number;
+  /** Start the worker threads at once (default) rather than on the first round. */
+  warm?: boolean;
+  /** Most points in one round, and per device per round (a longer window continues next round). */
+  roundPoints?: number;
+  windowPoints?: number;
+  pollMs?: number;
+  now?: () => number;
+  /** Called after a device's window (data from `since` on) was processed and written: tasks are judged there. */
+  onProcessed?(trackerIds: number[], since: number): void;
+  log?(msg: string, data?: Record<string, unknown>): void;
+}
+
+interface Taken {
+  sourceId: number;
+  version: number;
+  from: number;
+  trackerIds: number[];
+  points: number;
+  /** Most points asked for: a window that got this many may have more. */
+  limit: number;
+}
+
+export class TelemetryScheduler {
+  private pool: Piscina;
+  private inFlight = new Set<number>();
+  private rounds = 0;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private readonly maxRounds: number;
+  /** Points processed since start. */
+  processed = 0;
+
+  constructor(
+    private store: Store,
+    private opts: SchedulerOptions,
+  ) {
+    const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
+    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.maxRounds = threads * 4;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 250);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Look for work now (the gateway calls it after a commit). */
+  kick(): void {
+    while (!this.closed && this.rounds < this.maxRounds) {
+      const round = this.takeRound();
+      if (!round) return;
+      this.rounds++;
+      this.runRound(round.task, round.taken)
+        .catch((e) => this.opts.log?.('telemetry round failed', { error: String((e as Error)?.stack ?? e) }))
+        .finally(() => {
+          this.rounds--;
+          for (const t of round.taken) this.inFlight.delete(t.sourceId);
+          if (!this.closed) setImmediate(() => this.kick());
+        });
+    }
+  }
+
+  /** Resolves true when nothing is pending or in flight (tests, benchmarks), false on timeout. */
+  idle(timeoutMs = 60_000): Promise<boolean> {
+    const end = Date.now() + timeoutMs;
+    return new Promise((resolve) => {
+      const check = () => {
+        this.kick();
+        if (!this.rounds && !this.store.telemetry.pending(1).length) return resolve(true);
+        if (Date.now() > end) return resolve(false);
+        setTimeout(check, 20);
+      };
+      check();
+    });
+  }
+
+  /** The windows of one round: pending devices not in flight, up to the point budget. */
+  private takeRound(): { task: RoundTask; taken: Taken[] } | undefined {
+    const { store } = this;
+    // Small rounds: reading and writing a round blocks this thread, so it must stay short (API latency).
+    const budget = this.opts.roundPoints ?? 5_000;
+    const perWindow = this.opts.windowPoints ?? 5_000;
+    const now = (this.opts.now ?? Date.now)();
+    const geoVersion = store.telemetry.geoVersion();
+    const windows: WindowTask[] = [];
+    const taken: Taken[] = [];
+    const transfer: ArrayBuffer[] = [];
+    let points = 0;
+    for (const p of store.telemetry.pending(512)) {
+      if (points >= budget) break;
+      if (this.inFlight.has(p.source_id)) continue;
+      const tail = store.telemetry.tail(p.source_id);
+      let from: number;
+      let state: string | null;
+      if (tail && p.from_time > tail.time) {
+        from = tail.time + 1; // in order: continue
+        state = tail.state;
+      } else {
+        const cp = store.telemetry.checkpoint(p.source_id, p.from_time); // late: from the checkpoint before it
+        from = cp?.time ?? 0;
+        state = cp?.state ?? null;
+      }
+      const limit = Math.min(perWindow, budget - points);
+      const pts = store.telemetry.points(p.source_id, from, limit);
+      this.inFlight.add(p.source_id);
+      const trackers = store.trackers.bySource(p.source_id);
+      const trackerIds = trackers.map((t) => t.id);
+      taken.push({ sourceId: p.source_id, version: p.version, from, trackerIds, points: pts.length, limit });
+      if (!pts.length) continue; // nothing with a location: cleared after the round
+      const bytes = encodePoints(pts);
+      transfer.push(bytes.buffer as ArrayBuffer);
+      const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
+      windows.push({
+        sourceId: p.source_id,
+        ownerIds: [...new Set(trackers.map((t) => t.user_id))],
+        trackerIds,
+        settings: store.telemetry.settings(p.source_id),
+        fuelPer100Km: fuel || undefined,
+        state,
+        from,
+        points: bytes,
+      });
+      points += pts.length;
+    }
+    if (!taken.length) return undefined;
+    return { task: { dbFile: this.opts.dbFile, geoVersion, now, windows, transfer }, taken };
+  }
+
+  private async runRound(task: RoundTask, taken: Taken[]): Promise<void> {
+    const { transfer, ...payload } = task;
+    const result: RoundResult = task.windows.length ? await this.pool.run(payload, { transferList: transfer }) : { windows: [] };
+    const bySource = new Map(result.windows.map((w) => [w.sourceId, w]));
+    const writes: WindowResult[] = [];
+    for (const t of taken) {
+      const w = bySource.get(t.sourceId);
+      if (!w) {
+        this.store.telemetry.clearIfUnchanged(t.sourceId, t.version);
+        continue;
+      }
+      this.processed += w.processed;
+      writes.push({
+        sourceId: t.sourceId,
+        from: t.from,
+        segments: [...w.closed, ...w.open.map((o) => ({ ...o, open: true }))],
+        replay: w.replay,
+        checkpoints: w.checkpoints,
+        visits: [...w.visitsClosed, ...w.visitsOpen],
+        counters: w.counters,
+        pendingVersion: t.version,
+        // A window cut at windowPoints continues from its tail next round.
+        complete: t.points < t.limit,
+        tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
+        now: task.now,
+      });
+    }
+    this.store.telemetry.writeAll(writes);
+    for (const w of writes) this.opts.onProcessed?.(taken.find((t) => t.sourceId === w.sourceId)!.trackerIds, w.from);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    while (this.rounds) await new Promise((r) => setTimeout(r, 10));
+    await this.pool.destroy();
+  }
+}

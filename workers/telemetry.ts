@@ -1,0 +1,122 @@
+/**
+ * A telemetry worker: runs the pure processing pipeline over one device's batch of points and
+ * answers the outputs. State comes in and goes out with every batch (JSON); the worker keeps only
+ * a cache: the geofence index, rebuilt when the database's `geo` version changes.
+ */
+import Database from 'better-sqlite3';
+import { decodePoints } from '../src/telemetry/batch.ts';
+import { GeoIndex } from '../src/telemetry/geofence/index.ts';
+import { NearbyProbe } from '../src/telemetry/geofence/nearby.ts';
+import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type VisitState } from '../src/telemetry/geofence/visits.ts';
+import { process as runPipeline, replayFrom, type PipelineState } from '../src/telemetry/pipeline.ts';
+import { loadGeoRows } from '../src/store/geo.ts';
+import type { Counters, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
+
+/** One round: the windows of several devices, processed one after the other. */
+export interface RoundTask {
+  dbFile: string;
+  geoVersion: number;
+  now: number;
+  windows: WindowTask[];
+  /** Buffers to transfer (main thread side only). */
+  transfer?: ArrayBuffer[];
+}
+
+export interface WindowTask {
+  sourceId: number;
+  /** Owners of the trackers over this device: their zones and places count (and task zones of these trackers). */
+  ownerIds: number[];
+  trackerIds: number[];
+  settings: TrackerSettings;
+  fuelPer100Km?: number;
+  /** JSON of the state to continue from; null: the device's very beginning. */
+  state: string | null;
+  /** Time the window starts at (the checkpoint's or just after the tail). */
+  from: number;
+  points: Uint8Array;
+}
+
+export interface RoundResult {
+  windows: WindowResult[];
+}
+
+export interface WindowResult {
+  sourceId: number;
+  state: string;
+  closed: Segment[];
+  /** Segments still going on: the GNSS one and the GSM LBS one. */
+  open: Segment[];
+  /** Per stream, the start from which this window's segments replace the stored ones. */
+  replay: { gnss: number; lbs: number };
+  counters: Counters;
+  checkpoints: Array<{ time: number; state: string }>;
+  /** Visits that ended in this batch (full: enter and exit). */
+  visitsClosed: Visit[];
+  /** Visits still going on at the end of the batch. */
+  visitsOpen: Visit[];
+  lastTime: number | null;
+  processed: number;
+}
+
+interface State {
+  pipeline?: PipelineState;
+  visits: VisitState;
+}
+
+let geo: { version: number; index: GeoIndex } | undefined;
+let db: Database.Database | undefined;
+
+/** The geofence index of the current `geo` version (reads zones, places and task zones read-only). */
+function geoIndex(dbFile: string, version: number): GeoIndex {
+  if (geo?.version === version) return geo.index;
+  db ??= new Database(dbFile, { readonly: true, fileMustExist: true });
+  const rows = loadGeoRows(db);
+  geo = { version, index: GeoIndex.fromRows(rows.zones, rows.zonePoints, rows.places, rows.tasks) };
+  return geo.index;
+}
+
+export default function processRound(round: RoundTask): RoundResult {
+  const index = geoIndex(round.dbFile, round.geoVersion);
+  return { windows: round.windows.map((w) => processWindow(w, index, round.now)) };
+}
+
+function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowResult {
+  const points = decodePoints(task.points);
+  const start: State = task.state ? (JSON.parse(task.state) as State) : { visits: EMPTY_VISIT_STATE };
+  const replay = start.pipeline ? replayFrom(start.pipeline, task.from) : { gnss: 0, lbs: 0 };
+  const out = runPipeline(start.pipeline, points, task.settings, { now, fuelPer100Km: task.fuelPer100Km });
+
+  // Geofences over the accepted points, in order; the visit state is snapshot at each checkpoint
+  // time so a checkpoint restores the whole state.
+  let visits = start.visits;
+  const visitsClosed: Visit[] = [];
+  const marks = out.checkpoints.map((c) => c.time);
+  const visitAt = new Map<number, VisitState>();
+  let m = 0;
+  const nearby = new NearbyProbe(index, task.ownerIds, task.trackerIds.length === 1 ? task.trackerIds[0] : undefined);
+  for (const p of out.accepted) {
+    while (m < marks.length && marks[m] <= p.time) visitAt.set(marks[m++], visits);
+    // Task zones count for the tracker a task is assigned to (with clones, for any of them: the
+    // task judge looks only at its own tracker's stays).
+    const hits = nearby.probe(p.lat, p.lng, visitMargin(p, DEFAULT_VISIT_SETTINGS));
+    const step = visitStep(visits, p, hits);
+    visits = step.state;
+    for (const e of step.events) if (e.exit !== null) visitsClosed.push(e);
+  }
+  while (m < marks.length) visitAt.set(marks[m++], visits);
+  const visitsOpen: Visit[] = visits.fences.filter((f) => f.enter !== null).map((f) => ({ kind: f.kind, id: f.id, enter: f.enter!, exit: null }));
+
+  return {
+    sourceId: task.sourceId,
+    state: JSON.stringify({ pipeline: out.state, visits } satisfies State),
+    closed: out.closed,
+    open: [out.open, out.openLbs].filter((x): x is Segment => x !== null),
+    replay,
+    counters: out.counters,
+    checkpoints: out.checkpoints.map((c) => ({ time: c.time, state: JSON.stringify({ pipeline: c.state, visits: visitAt.get(c.time) ?? visits } satisfies State) })),
+    visitsClosed,
+    visitsOpen,
+    lastTime: points.length ? points[points.length - 1].time : null,
+    processed: points.length,
+  };
+}
