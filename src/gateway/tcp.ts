@@ -60,7 +60,7 @@ class DeviceConnection implements OutboundChannel {
     this.framer = protocol.createFramer!();
     this.session = new DeviceSession(core, protocol, 'tcp', `${socket.remoteAddress}:${socket.remotePort}`, this);
     socket.setNoDelay(true);
-    socket.setTimeout(limits.idleMs, () => this.close('idle'));
+    socket.setTimeout(limits.idleMs, () => this.onIdle());
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
@@ -128,6 +128,12 @@ class DeviceConnection implements OutboundChannel {
         if (this.inflight < this.limits.maxInflight && !this.closed) this.socket.resume();
       })
       .catch(() => this.close());
+  }
+
+  /** Silent too long: closed, unless it is quiet because we stopped reading it (backpressure). */
+  private onIdle(): void {
+    if (this.inflight > 0) this.socket.setTimeout(this.limits.idleMs);
+    else this.close('idle');
   }
 
   private malformed(e: unknown): void {
