@@ -91,6 +91,8 @@ const url = await new Promise<string>((resolve) => {
 const post = async (path: string, body: unknown) => (await fetch(`${url}/v2/fsm/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 const started = performance.now(); // processing starts with the server; from here it is measured
 const { hash } = await post('user/auth', { login: 'bench@example.com', password: 'bench-1' });
+// Steady state: the offline geocoder (track/list addresses) loads once, on its first use.
+await post('track/list', { hash, tracker_id: trackerIds[0], from: '2000-01-01 00:00:00', to: '2000-01-02 00:00:00' });
 
 const watch = openStore(config.dbFile);
 const pending = () => watch.db.prepare('SELECT COUNT(*) FROM telemetry_pending').pluck().get() as number;

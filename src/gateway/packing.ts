@@ -4,13 +4,16 @@
  */
 import type { DeviceRecord } from '../../protocols/types.ts';
 
-export const F = { source: 0, time: 1, lat: 2, lng: 3, alt: 4, speed: 5, course: 6, satellites: 7, hdop: 8, precision: 9, flags: 10 } as const;
-export const COLS = 11;
+export const F = { source: 0, time: 1, lat: 2, lng: 3, alt: 4, speed: 5, course: 6, satellites: 7, hdop: 8, precision: 9, flags: 10, odometer: 11, hours: 12, fuelUsed: 13 } as const;
+export const COLS = 14;
 
 /** flags bits */
 export const VALID = 1;
 export const LBS = 2;
 export const ARCHIVE = 4;
+export const IGNITION_KNOWN = 8;
+export const IGNITION_ON = 16;
+export const ALARM = 32;
 
 export interface PackedRows {
   values: Float64Array;
@@ -42,7 +45,13 @@ export function pack(sourceId: number, records: DeviceRecord[], fallbackTime: nu
     values[o + F.satellites] = n(r.satellites);
     values[o + F.hdop] = n(r.hdop);
     values[o + F.precision] = n(r.precision);
-    values[o + F.flags] = (r.valid !== false && typeof r.lat === 'number' ? VALID : 0) | (r.lbs ? LBS : 0) | (r.attributes?.archive ? ARCHIVE : 0);
+    const a0 = r.attributes ?? {};
+    const ign = a0.ignition;
+    values[o + F.flags] =
+      (r.valid !== false && typeof r.lat === 'number' ? VALID : 0) | (r.lbs ? LBS : 0) | (a0.archive ? ARCHIVE : 0) | (typeof ign === 'boolean' ? IGNITION_KNOWN | (ign ? IGNITION_ON : 0) : 0) | (a0.alarm !== undefined ? ALARM : 0);
+    values[o + F.odometer] = typeof a0.odometer === 'number' ? a0.odometer : NaN;
+    values[o + F.hours] = typeof a0.hours === 'number' ? a0.hours : NaN;
+    values[o + F.fuelUsed] = typeof a0.fuelUsed === 'number' ? a0.fuelUsed : NaN;
     const a: Record<string, unknown> = { ...r.attributes };
     if (r.cells?.length) a.cells = r.cells;
     attrs[i] = Object.keys(a).length ? JSON.stringify(a) : null;

@@ -23,17 +23,18 @@ const num = (v: number) => (Number.isNaN(v) ? null : v);
 
 /** Rows per INSERT statement: one statement execution per many rows is much cheaper than one per row. */
 const ROWS_PER_INSERT = 64;
-const COLUMNS = 13;
+const COLUMNS = 16;
 
 function insertSql(rows: number): string {
   const values = Array.from({ length: rows }, () => `(${Array(COLUMNS).fill('?').join(', ')})`).join(', ');
-  return `INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs)
+  return `INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs, odometer, hours, fuel_used)
        VALUES ${values}
        ON CONFLICT (source_id, time) DO UPDATE SET
          lat = coalesce(excluded.lat, lat), lng = coalesce(excluded.lng, lng), alt = coalesce(excluded.alt, alt),
          speed = coalesce(excluded.speed, speed), course = coalesce(excluded.course, course),
          satellites = coalesce(excluded.satellites, satellites), hdop = coalesce(excluded.hdop, hdop),
          precision = coalesce(excluded.precision, precision), flags = flags | excluded.flags,
+         odometer = coalesce(excluded.odometer, odometer), hours = coalesce(excluded.hours, hours), fuel_used = coalesce(excluded.fuel_used, fuel_used),
          attrs = CASE WHEN attrs IS NULL THEN excluded.attrs WHEN excluded.attrs IS NULL THEN attrs ELSE json_patch(attrs, excluded.attrs) END`;
 }
 
@@ -88,7 +89,7 @@ export class FixStore {
           const sourceId = v[o + F.source];
           const time = v[o + F.time];
           const flags = v[o + F.flags];
-          params.push(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r]);
+          params.push(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r], num(v[o + F.odometer]), num(v[o + F.hours]), num(v[o + F.fuelUsed]));
           if (params.length === ROWS_PER_INSERT * COLUMNS) {
             this.insertMany.run(params);
             params.length = 0;

@@ -3,8 +3,10 @@
  * data (tracks, visits, counters) written back in one transaction per processed window.
  */
 import type { Counters, Point, Segment, TrackerSettings, Visit } from '../telemetry/types.ts';
+import { emptyColumns, type PointColumns } from '../telemetry/batch.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import type { DB } from './db.ts';
+import { ALARM, IGNITION_KNOWN, IGNITION_ON } from '../gateway/packing.ts';
 import type { TaskStatus } from './tasks.ts';
 
 /** What judging a task needs of its row. */
@@ -46,16 +48,13 @@ export interface WindowResult {
   now: number;
 }
 
-// json_extract in SQL: the few attributes processing needs, without parsing every row's JSON in JS.
-const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags,
-    json_extract(attrs, '$.ignition') AS ignition, json_extract(attrs, '$.odometer') AS odometer,
-    json_extract(attrs, '$.hours') AS hours, json_extract(attrs, '$.fuelUsed') AS fuel_used,
-    json_extract(attrs, '$.alarm') IS NOT NULL AS event
-  FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
-
 const JUDGED = 'id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id';
 
-type PointRow = [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number, number | null, number | null, number | null, number | null, number];
+// Only columns (migration 011): the attributes processing needs are kept beside the JSON.
+const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used
+  FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
+
+type PointRow = [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number, number | null, number | null, number | null];
 const nan = (v: number | null) => (v === null ? NaN : v);
 
 export class TelemetryStore {
@@ -77,6 +76,8 @@ export class TelemetryStore {
   private advancePending;
   private geoStmt;
   private dueStmt;
+  private judgeStmt;
+  private visitsStmt;
   private routeStmt;
   private outcomeStmt;
   private tailPut;
@@ -99,6 +100,9 @@ export class TelemetryStore {
     this.countersGet = db.prepare<[number], { odometer_km: number; engine_hours: number; fuel_l: number; updated: number }>('SELECT * FROM telemetry_counters WHERE source_id = ?');
     this.settingsGet = db.prepare<[number], { settings: string }>('SELECT settings FROM telemetry_settings WHERE source_id = ?');
     this.settingsPut = db.prepare('INSERT OR REPLACE INTO telemetry_settings (source_id, settings) VALUES (?, ?)');
+    this.judgeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE tracker_id = ? AND type <> 'route' AND status <> 'unassigned'
+        AND (status IN ('assigned', 'arrived', 'delayed') OR to_time + max_delay * 60000 >= ?)`);
+    this.visitsStmt = db.prepare('SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE kind = ? AND geo_id = ? AND source_id = ? ORDER BY enter_time');
     this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
         (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
     this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
@@ -116,11 +120,7 @@ export class TelemetryStore {
    * their status (late data may change a failed task).
    */
   tasksToJudge(trackerIds: number[], since: number): JudgedTask[] {
-    if (!trackerIds.length) return [];
-    return this.db
-      .prepare(`SELECT ${JUDGED} FROM tasks WHERE tracker_id IN (${trackerIds.map(() => '?').join(',')}) AND type <> 'route' AND status <> 'unassigned'
-        AND (status IN ('assigned', 'arrived', 'delayed') OR to_time + max_delay * 60000 >= ?)`)
-      .all(...trackerIds, since) as JudgedTask[];
+    return trackerIds.flatMap((id) => this.judgeStmt.all(id, since) as JudgedTask[]);
   }
   /** Open tasks whose time-based transition may be due by `now` (the minute timer). */
   tasksDue(now: number): JudgedTask[] {
@@ -131,11 +131,8 @@ export class TelemetryStore {
     return this.routeStmt.all(routeId) as JudgedTask[];
   }
   /** Stays of a device in a geofence. */
-  visitsOf(sourceIds: number[], kind: string, geoId: number): Visit[] {
-    if (!sourceIds.length) return [];
-    return (
-      this.db.prepare(`SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE kind = ? AND geo_id = ? AND source_id IN (${sourceIds.map(() => '?').join(',')}) ORDER BY enter_time`).all(kind, geoId, ...sourceIds) as Visit[]
-    );
+  visitsOf(sourceId: number, kind: string, geoId: number): Visit[] {
+    return this.visitsStmt.all(kind, geoId, sourceId) as Visit[];
   }
   /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
   setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
@@ -161,15 +158,44 @@ export class TelemetryStore {
     return this.checkpointBefore.get(sourceId, time);
   }
 
+  /**
+   * Up to `limit` fixes with a location from `from` on, in time order, straight into the packed
+   * columns the workers take (the telemetry hot path: no object per point on this thread).
+   */
+  pointColumns(sourceId: number, from: number, limit: number): PointColumns {
+    const rows = this.pointsStmt.all(sourceId, from, limit) as PointRow[];
+    const c = emptyColumns(rows.length);
+    const d = c.doubles;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      d.time[i] = r[0];
+      d.lat[i] = r[1];
+      d.lng[i] = r[2];
+      d.alt[i] = nan(r[3]);
+      d.speed[i] = nan(r[4]);
+      d.course[i] = nan(r[5]);
+      d.satellites[i] = nan(r[6]);
+      d.precision[i] = nan(r[7]);
+      d.hdop[i] = nan(r[8]);
+      d.odometer[i] = nan(r[10]);
+      d.hours[i] = nan(r[11]);
+      d.fuelUsed[i] = nan(r[12]);
+      // fixes flags (valid, lbs, archive, ignition known, ignition on, alarm) -> batch flags (no archive)
+      c.flags[i] = (r[9] & 3) | ((r[9] >> 1) & 28);
+    }
+    return c;
+  }
+
   /** Up to `limit` fixes with a location from `from` on, in time order. */
   points(sourceId: number, from: number, limit: number): Point[] {
     return (this.pointsStmt.all(sourceId, from, limit) as PointRow[]).map((r) => {
       const p: Point = { time: r[0], lat: r[1], lng: r[2], alt: nan(r[3]), speed: nan(r[4]), course: nan(r[5]), satellites: nan(r[6]), precision: nan(r[7]), hdop: nan(r[8]), valid: !!(r[9] & 1), lbs: !!(r[9] & 2) };
-      if (r[10] !== null) p.ignition = !!r[10];
-      if (r[11] !== null) p.odometer = r[11];
-      if (r[12] !== null) p.hours = r[12];
-      if (r[13] !== null) p.fuelUsed = r[13];
-      if (r[14]) p.event = true;
+      const f = r[9];
+      if (f & IGNITION_KNOWN) p.ignition = !!(f & IGNITION_ON);
+      if (f & ALARM) p.event = true;
+      if (r[10] !== null) p.odometer = r[10];
+      if (r[11] !== null) p.hours = r[11];
+      if (r[12] !== null) p.fuelUsed = r[12];
       return p;
     });
   }

@@ -10,7 +10,7 @@ import type { Point } from './types.ts';
 
 /** Field number -> column, in wire order. */
 const DOUBLE_FIELDS = ['time', 'lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'hdop', 'odometer', 'hours', 'fuelUsed'] as const;
-type DoubleField = (typeof DOUBLE_FIELDS)[number];
+export type DoubleField = (typeof DOUBLE_FIELDS)[number];
 const FLAGS_FIELD = 13;
 const fieldNumber = (i: number) => i + 1;
 
@@ -19,9 +19,9 @@ export const PointBatch = protobuf.Root.fromJSON({
   nested: {
     PointBatch: {
       fields: {
-        ...Object.fromEntries(DOUBLE_FIELDS.map((name, i) => [name, { id: fieldNumber(i), type: 'double', rule: 'repeated' }])),
+        ...Object.fromEntries(DOUBLE_FIELDS.map((name, i) => [name, { id: fieldNumber(i), type: 'double', rule: 'repeated', options: { packed: true } }])),
         // bit 0 valid, 1 lbs, 2 ignition reported, 3 ignition on, 4 event
-        flags: { id: FLAGS_FIELD, type: 'fixed32', rule: 'repeated' },
+        flags: { id: FLAGS_FIELD, type: 'fixed32', rule: 'repeated', options: { packed: true } },
       },
     },
   },
@@ -54,6 +54,36 @@ function writeVarint(buf: Uint8Array, at: number, n: number): number {
 }
 
 if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error('PointBatch: a little-endian machine is assumed');
+
+/** Points as packed columns, the form the store reads them in (no object per point). */
+export interface PointColumns {
+  n: number;
+  doubles: Record<DoubleField, Float64Array>;
+  /** bit 0 valid, 1 lbs, 2 ignition reported, 3 ignition on, 4 event */
+  flags: Uint32Array;
+}
+
+export function emptyColumns(n: number): PointColumns {
+  return { n, doubles: Object.fromEntries(DOUBLE_FIELDS.map((f) => [f, new Float64Array(n)])) as Record<DoubleField, Float64Array>, flags: new Uint32Array(n) };
+}
+
+/** Columns (only the first `c.n` rows) to the wire format: a header and one copy per column. */
+export function encodeColumns(c: PointColumns): Uint8Array {
+  const n = c.n;
+  const header = (bytes: number) => 1 + varintLength(bytes);
+  const out = new Uint8Array(DOUBLE_FIELDS.length * (header(n * 8) + n * 8) + header(n * 4) + n * 4);
+  let at = 0;
+  DOUBLE_FIELDS.forEach((name, i) => {
+    out[at++] = (fieldNumber(i) << 3) | 2;
+    at = writeVarint(out, at, n * 8);
+    out.set(new Uint8Array(c.doubles[name].buffer, 0, n * 8), at);
+    at += n * 8;
+  });
+  out[at++] = (FLAGS_FIELD << 3) | 2;
+  at = writeVarint(out, at, n * 4);
+  out.set(new Uint8Array(c.flags.buffer, 0, n * 4), at);
+  return out;
+}
 
 export function encodePoints(points: Point[]): Uint8Array {
   const n = points.length;
@@ -100,7 +130,7 @@ export function decodePoints(bytes: Uint8Array): Point[] {
   const at = DOUBLE_FIELDS.map((_, i) => cols.get(fieldNumber(i))?.at ?? -1);
   if (at.includes(-1) || !cols.has(FLAGS_FIELD)) throw new Error('PointBatch: a column is missing');
   // Each column copied once into an aligned Float64Array (columns sit at odd offsets in the message).
-  const [tA, latA, lngA, altA, spA, coA, saA, prA, hdA, odA, hoA, fuA] = at.map((a) => new Float64Array(bytes.slice(a, a + n * 8).buffer));
+  const [tA, latA, lngA, altA, spA, coA, saA, prA, hdA, odA, hoA, fuA] = at.map((a) => new Float64Array(Uint8Array.prototype.slice.call(bytes, a, a + n * 8).buffer)); // a copy even for a Node Buffer (whose slice is a view)
   const d = (col: Float64Array, k: number) => col[k];
   const out: Point[] = new Array(n);
   const flagsAt = cols.get(FLAGS_FIELD)!.at;

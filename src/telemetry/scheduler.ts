@@ -11,7 +11,7 @@ import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
 import type { WindowResult } from '../store/telemetry.ts';
 import type { RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
-import { encodePoints } from './batch.ts';
+import { encodeColumns } from './batch.ts';
 
 export interface SchedulerOptions {
   dbFile: string;
@@ -54,7 +54,7 @@ export class TelemetryScheduler {
   ) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
     this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
-    this.maxRounds = threads * 4;
+    this.maxRounds = threads * 6;
   }
 
   start(): void {
@@ -97,7 +97,7 @@ export class TelemetryScheduler {
   private takeRound(): { task: RoundTask; taken: Taken[] } | undefined {
     const { store } = this;
     // Small rounds: reading and writing a round blocks this thread, so it must stay short (API latency).
-    const budget = this.opts.roundPoints ?? 5_000;
+    const budget = this.opts.roundPoints ?? 2_000;
     const perWindow = this.opts.windowPoints ?? 5_000;
     const now = (this.opts.now ?? Date.now)();
     const geoVersion = store.telemetry.geoVersion();
@@ -120,13 +120,13 @@ export class TelemetryScheduler {
         state = cp?.state ?? null;
       }
       const limit = Math.min(perWindow, budget - points);
-      const pts = store.telemetry.points(p.source_id, from, limit);
+      const pts = store.telemetry.pointColumns(p.source_id, from, limit);
       this.inFlight.add(p.source_id);
       const trackers = store.trackers.bySource(p.source_id);
       const trackerIds = trackers.map((t) => t.id);
-      taken.push({ sourceId: p.source_id, version: p.version, from, trackerIds, points: pts.length, limit });
-      if (!pts.length) continue; // nothing with a location: cleared after the round
-      const bytes = encodePoints(pts);
+      taken.push({ sourceId: p.source_id, version: p.version, from, trackerIds, points: pts.n, limit });
+      if (!pts.n) continue; // nothing with a location: cleared after the round
+      const bytes = encodeColumns(pts);
       transfer.push(bytes.buffer as ArrayBuffer);
       const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
       windows.push({
@@ -139,7 +139,7 @@ export class TelemetryScheduler {
         from,
         points: bytes,
       });
-      points += pts.length;
+      points += pts.n;
     }
     if (!taken.length) return undefined;
     return { task: { dbFile: this.opts.dbFile, geoVersion, now, windows, transfer }, taken };

@@ -47,7 +47,7 @@ export class TaskJudge {
   private visits(t: JudgedTask) {
     // A tracker's device (and its clones share it): stays in the task's own zone.
     const sourceId = this.trackers.getAny(t.tracker_id)?.source_id;
-    return sourceId === undefined ? [] : this.telemetry.visitsOf([sourceId], 'task', t.id);
+    return sourceId === undefined ? [] : this.telemetry.visitsOf(sourceId, 'task', t.id);
   }
 
   private judgeOne(t: JudgedTask, now: number): Judgement | null {

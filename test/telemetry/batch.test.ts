@@ -1,0 +1,47 @@
+/** Point batches: the hand-written packed columns are the protobuf wire format of PointBatch, both ways. */
+import { describe, expect, it } from 'vitest';
+import { decodePoints, emptyColumns, encodeColumns, encodePoints, PointBatch } from '../../src/telemetry/batch.ts';
+import type { Point } from '../../src/telemetry/types.ts';
+
+const points: Point[] = Array.from({ length: 300 }, (_, i) => ({
+  time: 1_750_000_000_000 + i * 1000,
+  lat: 54.6 + i * 1e-4,
+  lng: 25.2 - i * 1e-4,
+  alt: i % 7 ? 100 + i : NaN,
+  speed: i % 50,
+  course: (i * 7) % 360,
+  satellites: 9,
+  precision: i % 3 ? NaN : 12,
+  hdop: 0.9,
+  valid: i % 11 !== 0,
+  lbs: i % 13 === 0,
+  ...(i % 5 ? { ignition: i % 2 === 0 } : {}),
+  ...(i % 17 === 0 ? { event: true } : {}),
+  ...(i % 4 === 0 ? { odometer: i * 10, hours: i * 1000, fuelUsed: i / 10 } : {}),
+}));
+
+const same = (a: Point[], b: Point[]) => expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+
+describe('PointBatch', () => {
+  it('round-trips points', () => same(points, decodePoints(encodePoints(points))));
+  it('is what protobufjs reads and writes for the schema', () => {
+    const bytes = encodePoints(points);
+    const msg = PointBatch.decode(bytes) as unknown as { time: number[]; flags: number[]; lat: number[] };
+    expect(msg.time).toEqual(points.map((p) => p.time));
+    expect(msg.lat).toEqual(points.map((p) => p.lat));
+    const back = PointBatch.encode(msg).finish();
+    same(points, decodePoints(back));
+  });
+  it('columns encode to the same bytes as points', () => {
+    const c = emptyColumns(points.length + 5); // room to spare: only n rows count
+    c.n = points.length;
+    points.forEach((p, i) => {
+      for (const k of ['time', 'lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'hdop'] as const) c.doubles[k][i] = p[k];
+      c.doubles.odometer[i] = p.odometer ?? NaN;
+      c.doubles.hours[i] = p.hours ?? NaN;
+      c.doubles.fuelUsed[i] = p.fuelUsed ?? NaN;
+      c.flags[i] = (p.valid ? 1 : 0) | (p.lbs ? 2 : 0) | (p.ignition !== undefined ? 4 : 0) | (p.ignition ? 8 : 0) | (p.event ? 16 : 0);
+    });
+    expect(Buffer.from(encodeColumns(c)).equals(Buffer.from(encodePoints(points)))).toBe(true);
+  });
+});
