@@ -1,6 +1,7 @@
 /**
  * The two servers bench/api-kernel compares, one per process: `bare` is a plain Fastify route
- * answering a tracker-list-sized JSON; `api` is the real API with a user and 10 trackers.
+ * answering a tracker-list-sized JSON; `api` is the real API (kernel, store, resources, its pino
+ * logger at warn) with a user and 10 trackers.
  * Prints one JSON line {port, hash?} once listening.
  */
 import Fastify from 'fastify';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { createUser } from '../src/accounts/accounts.ts';
 import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
-import { start } from '../src/main.ts';
+import { buildApi } from '../src/api/server.ts';
+import { ChatDelivery } from '../src/gateway/chat.ts';
+import { createGeocoder } from '../src/geocoder/index.ts';
 import { openStore } from '../src/store/index.ts';
 
 const mode = process.argv[2];
@@ -26,10 +29,13 @@ if (mode === 'bare') {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-bench-'));
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const config = loadConfig({ FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn', ...off });
-  const running = await start(config, { print: () => {} });
+  // The API alone (kernel, store, resources): the gateway and the telemetry pool are not what this measures.
   const store = openStore(config.dbFile);
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(store.chat), geocoder: createGeocoder(config.geocoder, { cache: store.geocache }) };
+  const app = await buildApi(services, { logger: true });
+  await app.listen({ port: 0, host: '127.0.0.1' });
   const { id } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'bench@example.com', password: 'bench' });
   for (let i = 0; i < 10; i++) store.trackers.add({ userId: id, deviceId: `35000000000000${i}`, protocol: 'teltonika', label: `Truck ${i + 1}`, model: 'FMB920', tariffId: 1, now: Date.now() });
   const hash = store.sessions.create(id, 'user', Date.now());
-  console.log(JSON.stringify({ port: Number(new URL(running.apiUrl).port), hash }));
+  console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, hash }));
 }

@@ -29,7 +29,7 @@ async function measure(mode: 'bare' | 'api'): Promise<LoadResult> {
     return await load(
       `http://127.0.0.1:${info.port}`,
       { path: '/v2/fsm/tracker/list', method: 'POST', headers: { 'content-type': 'application/json', ...(info.hash ? { authorization: `NVX ${info.hash}` } : {}) }, body: '{}' },
-      { seconds, connections, check: (status, body) => status === 200 && body.startsWith('{"success":true') },
+      { seconds, connections, warmup: 2, check: (status, body) => status === 200 && body.startsWith('{"success":true') },
     );
   } finally {
     child.kill();
