@@ -51,7 +51,7 @@ function prepare(n: number): string {
 
 async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), '--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -108,7 +108,8 @@ function rawInsertRate(rows: number, batch: number): number {
   const rate = (acked - ackedAtStart) / ((performance.now() - t0) / 1000);
   const rss = rssMiB(proc.pid!);
   await sim;
-  proc.kill();
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
   const raw = rawInsertRate(Math.max(200_000, Math.round(rate * 2)), trackers * perPacket);
   console.log(`acknowledged end to end: ${Math.round(rate).toLocaleString('en')} fixes/s (${trackers} trackers, ${perPacket} records per packet, ${seconds} s; server RSS ${rssBefore.toFixed(0)}-${rss.toFixed(0)} MiB)`);
   console.log(`raw indexed SQLite insert (same rows, same store code, synchronous=FULL): ${Math.round(raw).toLocaleString('en')} rows/s`);

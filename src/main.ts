@@ -46,7 +46,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     onProcessed: (trackerIds, since) => judge.afterProcessing(trackerIds, since),
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
-  gateway.core.writer.onCommitted = () => telemetry.kick();
+  gateway.core.writer.onCommitted = () => telemetry.soon();
   telemetry.start();
   judge.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);

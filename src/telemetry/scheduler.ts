@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   roundPoints?: number;
   windowPoints?: number;
   pollMs?: number;
+  /** Least time between two windows of one device (default 1 s). */
+  minIntervalMs?: number;
   now?: () => number;
   /** Called after a device's window (data from `since` on) was processed and written: tasks are judged there. */
   onProcessed?(trackerIds: number[], since: number): void;
@@ -41,6 +43,7 @@ interface Taken {
 export class TelemetryScheduler {
   private pool: Piscina;
   private inFlight = new Set<number>();
+  private lastDone = new Map<number, number>();
   private rounds = 0;
   private timer?: NodeJS.Timeout;
   private closed = false;
@@ -63,7 +66,21 @@ export class TelemetryScheduler {
     this.kick();
   }
 
-  /** Look for work now (the gateway calls it after a commit). */
+  /**
+   * Look for work shortly (the gateway calls it after each commit): a short wait gathers more of a
+   * device's points into one window, since each window costs reads and writes on this thread.
+   */
+  soon(delayMs = 200): void {
+    if (this.soonTimer || this.closed) return;
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined;
+      this.kick();
+    }, delayMs);
+    this.soonTimer.unref();
+  }
+  private soonTimer?: NodeJS.Timeout;
+
+  /** Look for work now. */
   kick(): void {
     while (!this.closed && this.rounds < this.maxRounds) {
       const round = this.takeRound();
@@ -73,7 +90,13 @@ export class TelemetryScheduler {
         .catch((e) => this.opts.log?.('telemetry round failed', { error: String((e as Error)?.stack ?? e) }))
         .finally(() => {
           this.rounds--;
-          for (const t of round.taken) this.inFlight.delete(t.sourceId);
+          const done = Date.now();
+          for (const t of round.taken) {
+            this.inFlight.delete(t.sourceId);
+            this.lastDone.set(t.sourceId, done);
+          }
+          if (this.lastDone.size > 100_000) this.lastDone.clear();
+          // Only what is already waiting: fresh data is gathered by soon().
           if (!this.closed) setImmediate(() => this.kick());
         });
     }
@@ -105,9 +128,13 @@ export class TelemetryScheduler {
     const taken: Taken[] = [];
     const transfer: ArrayBuffer[] = [];
     let points = 0;
+    const rested = Date.now() - (this.opts.minIntervalMs ?? 1000);
     for (const p of store.telemetry.pending(512)) {
       if (points >= budget) break;
       if (this.inFlight.has(p.source_id)) continue;
+      // A device processed a moment ago waits a little: its next window then carries more points
+      // (each window costs reads and writes on this thread).
+      if ((this.lastDone.get(p.source_id) ?? 0) > rested) continue;
       const tail = store.telemetry.tail(p.source_id);
       let from: number;
       let state: string | null;
@@ -179,6 +206,7 @@ export class TelemetryScheduler {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.soonTimer);
     while (this.rounds) await new Promise((r) => setTimeout(r, 10));
     await this.pool.destroy();
   }
