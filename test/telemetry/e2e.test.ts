@@ -68,7 +68,7 @@ async function drive(port: number, imei: string, points: Point[]): Promise<void>
   let got = Buffer.alloc(0);
   socket.on('data', (d) => (got = Buffer.concat([got, d])));
   const wait = async (n: number) => {
-    for (let i = 0; i < 2000 && got.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 6000 && got.length < n; i++) await new Promise((r) => setTimeout(r, 5));
     if (got.length < n) throw new Error('no ACK');
   };
   socket.write(loginPacket(imei));
