@@ -24,6 +24,9 @@ export function openDatabase(file: string): DB {
   db.pragma('cache_size = -65536');
   db.pragma('mmap_size = 268435456');
   migrate(db);
+  // Query-planner statistics for tables that lack or outgrew them (cheap when nothing changed):
+  // without them the list queries can pick a full scan.
+  db.pragma('optimize=0x10002');
   return db;
 }
 
