@@ -39,15 +39,27 @@ export function ownTracker(services: Services, owner: UserRow, trackerId: number
   return t;
 }
 
+/**
+ * The answer of tracker/list per listing and time zone. The store caches a listing until trackers,
+ * sources or tags change; building the views anew on every call was most of the call's garbage.
+ * Keyed by the listing object, so a new listing drops the old views with it.
+ */
+const views = new WeakMap<object, Map<string, unknown[]>>();
+
 const list = defineCall({
   path: 'tracker/list',
   summary: "The user's trackers with their tag bindings.",
   params: z.object({}),
   handler({ services, owner, user }) {
-    const { trackers, bindings } = services.store.trackers.listing(owner.id);
-    return {
-      list: trackers.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: bindings.get(t.id) ?? [] })),
-    };
+    const listing = services.store.trackers.listing(owner.id);
+    let byZone = views.get(listing);
+    if (!byZone) views.set(listing, (byZone = new Map()));
+    let out = byZone.get(user.time_zone);
+    if (!out) {
+      out = listing.trackers.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: listing.bindings.get(t.id) ?? [] }));
+      byZone.set(user.time_zone, out);
+    }
+    return { list: out };
   },
 });
 
