@@ -38,126 +38,7 @@ const PHOTO_CHUNK = 2048;
 
 type Attrs = Record<string, AttrValue>;
 
-// ---------------------------------------------------------------------------------------------
-// Attribute objects
-//
-// Making the attributes object is most of the cost of a record (2 to 60+ attributes). With
-// `a[key] = v` V8 looks each store up in a shared cache of (object shape, key) pairs that real
-// records thrash, and turns an object given more than 16 properties that way into a slow
-// dictionary. So decoding only collects the values in an `AttrBag` while following their keys down
-// a tree of the key sequences seen so far (a device repeats its sequence record after record, so
-// each step is one comparison). The node reached names the sequence: the object is made in one go
-// by a function compiled for it (`v => ({"priority": v[0], "event": v[1], ...})`), which V8
-// instantiates from a template like any object literal, about ten times faster. A sequence is
-// compiled the second time it is seen, up to a cap; any other object is built with plain stores.
-// A key collected twice keeps its first place and takes the last value, in a literal as in
-// assignment, so the object is the same either way. Keys come from our tables or are built from
-// numbers (`io239`, `tag2Rssi`); JSON.stringify quotes them.
-
-type Build = (v: AttrValue[]) => Attrs;
-
-/**
- * Bounds of the tree: compiled sequences, and nodes. Past the first, objects are built plainly; when
- * the nodes run out (many unusual or junk sequences), the tree starts afresh: memory stays bounded.
- */
-const MAX_BUILDS = 2048;
-const MAX_NODES = 32768;
-
-interface KeyTree {
-  root: KeyNode;
-  nodes: number;
-  builds: number;
-}
-
-/** A key sequence: the node reached by following its keys from the root. */
-class KeyNode {
-  seen = 0;
-  build: Build | undefined = undefined;
-  /** The next key last taken from here and where it led: one comparison in the common case. */
-  lastKey = '';
-  lastNext: KeyNode | undefined = undefined;
-  next: Map<string, KeyNode> | undefined = undefined;
-
-  /** `kept`: in the tree. A full tree still hands out nodes, so that every sequence has one, but keeps none. */
-  constructor(
-    readonly key: string,
-    readonly parent: KeyNode | undefined,
-    readonly kept: boolean,
-  ) {}
-
-  child(key: string, tree: KeyTree): KeyNode {
-    if (this.lastKey === key) return this.lastNext!;
-    let node = this.next?.get(key);
-    if (node === undefined) {
-      const keep = this.kept && tree.nodes < MAX_NODES;
-      node = new KeyNode(key, this, keep);
-      if (!keep) return node;
-      tree.nodes++;
-      (this.next ??= new Map()).set(key, node);
-    }
-    this.lastKey = key;
-    this.lastNext = node;
-    return node;
-  }
-
-  /** The key sequence, root first. */
-  keys(): string[] {
-    const keys: string[] = [];
-    for (let node: KeyNode = this; node.parent !== undefined; node = node.parent) keys.push(node.key);
-    return keys.reverse();
-  }
-}
-
-const newTree = (): KeyTree => ({ root: new KeyNode('', undefined, true), nodes: 1, builds: 0 });
-let keyTree = newTree();
-
-function compileBuild(keys: string[]): Build {
-  const fields = keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`);
-  return new Function('v', `return { ${fields.join(', ')} };`) as Build;
-}
-
-/** The attributes of one record as they are decoded: values in order, and the node of their keys. `take()` makes the object. */
-class AttrBag {
-  vals: AttrValue[] = [];
-  n = 0;
-  node: KeyNode = keyTree.root;
-
-  set(key: string, value: AttrValue): void {
-    this.node = this.node.child(key, keyTree);
-    this.vals[this.n++] = value;
-  }
-
-  /** Current value of a key (its last one), for the few attributes that depend on another. */
-  get(key: string): AttrValue | undefined {
-    let i = this.n - 1;
-    for (let node = this.node; node.parent !== undefined; node = node.parent, i--) if (node.key === key) return this.vals[i];
-    return undefined;
-  }
-
-  /** The attributes object; the bag is then empty. */
-  take(): Attrs {
-    const { node, vals, n } = this;
-    if (!node.kept) keyTree = newTree(); // it was full: start afresh
-    this.node = keyTree.root;
-    this.n = 0;
-    if (node.build !== undefined) return node.build(vals);
-    if (node.kept && ++node.seen >= 2 && keyTree.builds < MAX_BUILDS) {
-      keyTree.builds++;
-      node.build = compileBuild(node.keys());
-      return node.build(vals);
-    }
-    const keys = node.keys();
-    const a: Attrs = {};
-    for (let i = 0; i < n; i++) a[keys[i]] = vals[i];
-    return a;
-  }
-}
-
-/**
- * `io<id>` names, by id. Ids are u16: a dense array of all of them (512 KiB), because V8 keeps a
- * sparse one as a hash table, several times slower to read. Each name is made once, so the same
- * string object comes back every time (the key tree compares them by identity first).
- */
+/** `io<id>` names, made once per id (ids are u16; a dense array: V8 keeps a sparse one as a slower hash table). */
 const IO_KEYS: Array<string | undefined> = new Array(65536).fill(undefined);
 const ioKey = (id: number) => (IO_KEYS[id] ??= indexed.io(id));
 
@@ -174,8 +55,10 @@ function signedOf(u: number, b: Buffer, o: number, n: number): number {
   if (n === 1) return (u << 24) >> 24;
   if (n === 2) return (u << 16) >> 16;
   if (n === 4) return u | 0;
-  return i32be(b, o) * 4294967296 + u32be(b, o + 4);
+  return sval8(b, o);
 }
+/** Signed 8-byte value (exact up to 2^53). */
+const sval8 = (b: Buffer, o: number) => i32be(b, o) * 4294967296 + u32be(b, o + 4);
 /** Unsigned value of an element of n = 1, 2, 4 or 8 bytes. */
 function uvalAt(b: Buffer, o: number, n: number): number {
   return n === 1 ? b[o] : n === 2 ? u16be(b, o) : n === 4 ? u32be(b, o) : uval8(b, o);
@@ -196,35 +79,39 @@ function sval(b: Buffer, o: number, n: number, end: number): number {
   return n === 1 ? (b[o] << 24) >> 24 : i16be(b, o);
 }
 
-function addAlarm(a: AttrBag, alarm: string): void {
-  const was = a.get(Attr.alarm);
-  a.set(Attr.alarm, was ? `${was},${alarm}` : alarm);
+function addAlarm(a: Attrs, name: string): void {
+  a.alarm = a.alarm ? `${a.alarm},${name}` : name;
 }
 
 /**
  * What an IO element becomes. One object shape for every kind, so reading a spec is monomorphic:
- * `num` (value / div, signed or not), `flag` (value > 0), `alarm` (adds `alarm` when value > 0),
- * `cell` (LAC or CID, kept aside for the record's cell: slot `div`), `custom` (its own function).
+ * `num` (key = value / div, signed or not), `flag` (key = value > 0), `value` (key = a function of
+ * the bytes), `optional` (the same, no attribute when it gives undefined), `alarm` (the function
+ * names an alarm or gives undefined: added to `alarm`), `cell` (LAC or CID, kept aside for the
+ * record's cell: slot `div`).
  */
 const NUM = 0;
 const FLAG = 1;
-const ALARM = 2;
-const CELL = 3;
-const CUSTOM = 4;
-type IoCustom = (b: Buffer, o: number, n: number, a: AttrBag) => void;
+const VALUE = 2;
+const OPTIONAL = 3;
+const ALARM = 4;
+const CELL = 5;
+type IoValue = (b: Buffer, o: number, n: number) => AttrValue | undefined;
 interface IoSpec {
   kind: number;
   key: string;
   div: number;
   signed: boolean;
-  custom: IoCustom | undefined;
+  value: IoValue | undefined;
 }
-const spec = (kind: number, key: string, div = 1, signed = false, custom?: IoCustom): IoSpec => ({ kind, key, div, signed, custom });
+const spec = (kind: number, key: string, div = 1, signed = false, value?: IoValue): IoSpec => ({ kind, key, div, signed, value });
 const num = (key: string, div = 1, signed = false) => spec(NUM, key, div, signed);
 const flag = (key: string) => spec(FLAG, key);
-const alarmIf = (alarm: string) => spec(ALARM, alarm);
+const valueOf = (key: string, f: IoValue) => spec(VALUE, key, 1, false, f);
+const optional = (key: string, f: IoValue) => spec(OPTIONAL, key, 1, false, f);
+const alarm = (f: (u: number) => string | undefined) => spec(ALARM, Attr.alarm, 1, false, (b, o, n) => f(uvalAt(b, o, n)));
+const alarmIf = (name: string) => alarm((u) => (u > 0 ? name : undefined));
 const cell = (slot: number) => spec(CELL, '', slot);
-const custom = (f: IoCustom) => spec(CUSTOM, '', 1, false, f);
 
 /** Cell parts an IO element may carry (slots of `IoState.cell`). */
 const LAC = 0;
@@ -249,7 +136,7 @@ const IO: Array<[number, Family, IoSpec]> = [
   [4, 'any', flag(indexed.in(4))],
   [9, 'fmb', num(indexed.adc(1), 1000)],
   [10, 'fmb', num(indexed.adc(2), 1000)],
-  [11, 'fmb', custom((b, o, n, a) => a.set(Attr.iccid, n === 8 ? b.readBigUInt64BE(o).toString() : String(uvalAt(b, o, n))))],
+  [11, 'fmb', valueOf(Attr.iccid, (b, o, n) => (n === 8 ? b.readBigUInt64BE(o).toString() : String(uvalAt(b, o, n))))],
   [12, 'fmb', num(Attr.fuelUsed, 1000)],
   [13, 'fmb', num(Attr.fuelConsumption, 100)],
   [16, 'any', num(Attr.odometer)],
@@ -275,9 +162,9 @@ const IO: Array<[number, Family, IoSpec]> = [
   [74, 'fmb', num(indexed.temp(3), 10, true)],
   [75, 'fmb', num(indexed.temp(4), 10, true)],
   // iButton: the key's bytes arrive least significant first
-  [78, 'any', custom((b, o, n, a) => {
-    if (n === 8 && b.readBigUInt64LE(o) !== 0n) a.set(Attr.driverUniqueId, b.readBigUInt64LE(o).toString(16).toUpperCase().padStart(16, '0'));
-  })],
+  [78, 'any', optional(Attr.driverUniqueId, (b, o, n) =>
+    n === 8 && b.readBigUInt64LE(o) !== 0n ? b.readBigUInt64LE(o).toString(16).toUpperCase().padStart(16, '0') : undefined,
+  )],
   [80, 'fmbNot6', num('dataMode')],
   [81, 'fmbNot6', num(Attr.obdSpeed)],
   [82, 'fmbNot6', num(Attr.throttle)],
@@ -290,7 +177,7 @@ const IO: Array<[number, Family, IoSpec]> = [
   [110, 'fmb', num(Attr.fuelConsumption, 10)],
   [113, 'fmb', num(Attr.batteryLevel)],
   [115, 'fmb', num('engineTemp', 10, true)],
-  [175, 'fmb', custom((b, o, n, a) => addAlarm(a, uvalAt(b, o, n) > 0 ? Alarm.geofenceEnter : Alarm.geofenceExit))],
+  [175, 'fmb', alarm((u) => (u > 0 ? Alarm.geofenceEnter : Alarm.geofenceExit))],
   [179, 'any', flag(indexed.out(1))],
   [180, 'any', flag(indexed.out(2))],
   [181, 'any', num('pdop', 10)],
@@ -308,11 +195,8 @@ const IO: Array<[number, Family, IoSpec]> = [
   [249, 'fmb', alarmIf(Alarm.jamming)],
   [251, 'fmb', alarmIf(Alarm.idle)],
   [252, 'fmb', alarmIf(Alarm.powerCut)],
-  [253, 'any', custom((b, o, n, a) => {
-    const alarm = [undefined, Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering][uvalAt(b, o, n)];
-    if (alarm) addAlarm(a, alarm);
-  })],
-  [389, 'fmb003', custom((b, o, n, a) => a.set('obdOdometer', uvalAt(b, o, n) * 1000))],
+  [253, 'any', alarm((u) => [undefined, Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering][u])],
+  [389, 'fmb003', valueOf('obdOdometer', (b, o, n) => uvalAt(b, o, n) * 1000)],
   [636, 'fmb', cell(CID_4G)],
   [662, 'fmb', flag(Attr.door)],
   ...[1, 2, 3, 4].map((i): [number, Family, IoSpec] => [700 + i, 'fm6', num(`bleTemp${i}`, 100, true)]),
@@ -375,34 +259,42 @@ function modelIo(model: string | undefined): ModelIo {
   return m;
 }
 
-/** The state of a packet's IO decoding: the table, the current record's attributes and cell parts (NaN: absent). */
+/** The state of a packet's IO decoding: the table, the current record's cell parts (NaN: absent). */
 interface IoState {
   table: IoTable;
   fm6: boolean;
-  attrs: AttrBag;
   cell: number[];
+  /** The compiled layout of the packet's previous record: the next one most likely has it too. */
+  last: Layout | undefined;
+  /** Layouts the packet may still compile (see COMPILE_AFTER). */
+  compiles: number;
 }
 
 /** Apply one IO element: `u` is its unsigned value (exact for 1, 2, 4 bytes; 8-byte values are read again as needed). */
-function applyIo(io: IoState, id: number, b: Buffer, o: number, n: number, u: number): void {
-  const table = io.table;
+function applyIo(table: IoTable, a: Attrs, cell: number[], id: number, b: Buffer, o: number, n: number, u: number): void {
   const s = id < table.length ? table[id] : undefined;
-  const a = io.attrs;
-  if (s === undefined) return a.set(ioKey(id), n === 8 ? rawval8(b, o) : u);
+  if (s === undefined) {
+    a[ioKey(id)] = n === 8 ? rawval8(b, o) : u;
+    return;
+  }
   switch (s.kind) {
     case NUM:
-      return a.set(s.key, (s.signed ? signedOf(u, b, o, n) : u) / s.div);
+      a[s.key] = (s.signed ? signedOf(u, b, o, n) : u) / s.div;
+      return;
     case FLAG:
-      return a.set(s.key, u > 0);
-    case ALARM:
-      if (u > 0) addAlarm(a, s.key);
+      a[s.key] = u > 0;
+      return;
+    case VALUE:
+      a[s.key] = s.value!(b, o, n)!;
       return;
     case CELL:
-      io.cell[s.div] = u;
+      cell[s.div] = u;
       return;
-    default:
-      s.custom!(b, o, n, a);
   }
+  const v = s.value!(b, o, n); // OPTIONAL, ALARM
+  if (v === undefined) return;
+  if (s.kind === ALARM) addAlarm(a, v as string);
+  else a[s.key] = v;
 }
 
 const truncated = () => new DecodeError('truncated IO element');
@@ -411,11 +303,12 @@ const truncated = () => new DecodeError('truncated IO element');
  * One IO section of fixed-size values, `count | (id, value) x count`, read in place from the
  * Reader's buffer: one bounds check per element, then plain byte arithmetic.
  */
-function readIoSection(r: Reader, size: number, wideCount: boolean, wideId: boolean, io: IoState): void {
+function readIoSection(r: Reader, size: number, wideCount: boolean, wideId: boolean, io: IoState, attrs: Attrs): void {
   const b = r.buf;
   const end = r.end;
   let o = r.pos;
   const idBytes = wideId ? 2 : 1;
+  const { table, cell } = io;
   if (o + (wideCount ? 2 : 1) > end) throw truncated();
   let count = wideCount ? u16be(b, o) : b[o];
   o += wideCount ? 2 : 1;
@@ -424,27 +317,24 @@ function readIoSection(r: Reader, size: number, wideCount: boolean, wideId: bool
     const id = wideId ? u16be(b, o) : b[o];
     o += idBytes;
     const u = size === 1 ? b[o] : size === 2 ? u16be(b, o) : size === 4 ? u32be(b, o) : uval8(b, o);
-    applyIo(io, id, b, o, size, u);
+    applyIo(table, attrs, cell, id, b, o, size, u);
     o += size;
   }
   r.pos = o;
 }
 
 /** The 16-byte IO section some configurations add (`extended`), kept raw as hex. */
-function readExtendedIo(r: Reader, wide: boolean, wideId: boolean, a: AttrBag): void {
+function readExtendedIo(r: Reader, wide: boolean, wideId: boolean, a: Attrs): void {
   for (let n = wide ? r.u16() : r.u8(); n > 0; n--) {
     const ioId = wideId ? r.u16() : r.u8();
-    a.set(ioKey(ioId), r.hex(16));
+    a[ioKey(ioId)] = r.hex(16);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Variable-length (Codec 8 Extended) elements
 
-/**
- * Attribute names of numbered entries (`beacon2Rssi`, `tag3Temp`), made once per number: a name
- * built for each record would be a new string every time, slower to compare and look up.
- */
+/** Attribute names of numbered entries (`beacon2Rssi`, `tag3Temp`), made once per number. */
 function namesOf<F extends string>(prefix: string, fields: readonly F[]): (i: number) => Record<F, string> {
   const cache: Array<Record<F, string>> = [];
   const make = (i: number) => Object.fromEntries(fields.map((f) => [f, `${prefix}${i}${f}`])) as Record<F, string>;
@@ -455,22 +345,22 @@ const tagNames = namesOf('tag', ['Rssi', 'Id', 'LowBattery', 'Voltage', 'Name', 
 type TagNames = ReturnType<typeof tagNames>;
 
 /** BLE beacon list (id 385): iBeacon or Eddystone entries, each with RSSI and optional battery/temperature. */
-function decodeBeacons(data: Reader, a: AttrBag): void {
+function decodeBeacons(data: Reader, a: Attrs): void {
   data.u8(); // data part
   for (let i = 1; data.remaining > 0; i++) {
     const flags = data.u8();
     const k = beaconNames(i);
     if (flags >> 4 > 0) {
-      a.set(k.Uuid, data.hex(16));
-      a.set(k.Major, data.u16());
-      a.set(k.Minor, data.u16());
+      a[k.Uuid] = data.hex(16);
+      a[k.Major] = data.u16();
+      a[k.Minor] = data.u16();
     } else {
-      a.set(k.Namespace, data.hex(10));
-      a.set(k.Instance, data.hex(6));
+      a[k.Namespace] = data.hex(10);
+      a[k.Instance] = data.hex(6);
     }
-    a.set(k.Rssi, data.i8());
-    if (flags & 0x02) a.set(k.Battery, data.u16() / 100);
-    if (flags & 0x04) a.set(k.Temp, data.u16());
+    a[k.Rssi] = data.i8();
+    if (flags & 0x02) a[k.Battery] = data.u16() / 100;
+    if (flags & 0x04) a[k.Temp] = data.u16();
   }
 }
 
@@ -478,32 +368,32 @@ function decodeBeacons(data: Reader, a: AttrBag): void {
  * EYE sensor / BLE tag parameters inside ids 548, 10828, 10829, 10831, 11317: param id -> its value
  * `b[s, e)` -> attributes of the tag (names `k`).
  */
-type TagParam = (b: Buffer, s: number, e: number, a: AttrBag, k: TagNames) => void;
+type TagParam = (b: Buffer, s: number, e: number, a: Attrs, k: TagNames) => void;
 const TAG_PARAMS: Array<TagParam | undefined> = [
-  /* 0 */ (b, s, e, a, k) => a.set(k.Rssi, sval(b, s, 1, e)),
-  /* 1 */ (b, s, e, a, k) => a.set(k.Id, b.toString('hex', s, e)),
+  /* 0 */ (b, s, e, a, k) => void (a[k.Rssi] = sval(b, s, 1, e)),
+  /* 1 */ (b, s, e, a, k) => void (a[k.Id] = b.toString('hex', s, e)),
   /* 2 */ (b, s, e, a, k) => {
     const f = e > s ? b[s] : 0;
-    if (f & 0x40) a.set(k.LowBattery, true);
-    if (f & 0x80 && e - s > 1) a.set(k.Voltage, b[s + 1] * 10 + 2000); // mV
+    if (f & 0x40) a[k.LowBattery] = true;
+    if (f & 0x80 && e - s > 1) a[k.Voltage] = b[s + 1] * 10 + 2000; // mV
   },
   /* 3 */ undefined,
   /* 4 */ undefined,
-  /* 5 */ (b, s, e, a, k) => a.set(k.Name, b.toString('utf8', s, e).replace(/\0+$/, '')), // NUL-padded
-  /* 6 */ (b, s, e, a, k) => a.set(k.Temp, sval(b, s, 2, e)),
-  /* 7 */ (b, s, e, a, k) => a.set(k.Humidity, uval(b, s, 1, e)),
-  /* 8 */ (b, s, e, a, k) => a.set(k.Magnet, uval(b, s, 1, e) > 0),
-  /* 9 */ (b, s, e, a, k) => a.set(k.Motion, uval(b, s, 1, e) > 0),
-  /* 10 */ (b, s, e, a, k) => a.set(k.MotionCount, uval(b, s, 2, e)),
-  /* 11 */ (b, s, e, a, k) => a.set(k.Pitch, sval(b, s, 1, e)),
-  /* 12 */ (b, s, e, a, k) => a.set(k.AngleRoll, sval(b, s, 2, e)),
-  /* 13 */ (b, s, e, a, k) => a.set(k.LowBattery, uval(b, s, 1, e)),
-  /* 14 */ (b, s, e, a, k) => a.set(k.Battery, uval(b, s, 2, e)), // mV
-  /* 15 */ (b, s, e, a, k) => a.set(k.Mac, b.toString('hex', s, Math.min(e, s + 6))),
+  /* 5 */ (b, s, e, a, k) => void (a[k.Name] = b.toString('utf8', s, e).replace(/\0+$/, '')), // NUL-padded
+  /* 6 */ (b, s, e, a, k) => void (a[k.Temp] = sval(b, s, 2, e)),
+  /* 7 */ (b, s, e, a, k) => void (a[k.Humidity] = uval(b, s, 1, e)),
+  /* 8 */ (b, s, e, a, k) => void (a[k.Magnet] = uval(b, s, 1, e) > 0),
+  /* 9 */ (b, s, e, a, k) => void (a[k.Motion] = uval(b, s, 1, e) > 0),
+  /* 10 */ (b, s, e, a, k) => void (a[k.MotionCount] = uval(b, s, 2, e)),
+  /* 11 */ (b, s, e, a, k) => void (a[k.Pitch] = sval(b, s, 1, e)),
+  /* 12 */ (b, s, e, a, k) => void (a[k.AngleRoll] = sval(b, s, 2, e)),
+  /* 13 */ (b, s, e, a, k) => void (a[k.LowBattery] = uval(b, s, 1, e)),
+  /* 14 */ (b, s, e, a, k) => void (a[k.Battery] = uval(b, s, 2, e)), // mV
+  /* 15 */ (b, s, e, a, k) => void (a[k.Mac] = b.toString('hex', s, Math.min(e, s + 6))),
 ];
 
 /** Tags: `header | (u8 length | (u8 param id | u8 length | value) ...) ...`, read in place. */
-function decodeTags(data: Reader, a: AttrBag): void {
+function decodeTags(data: Reader, a: Attrs): void {
   const b = data.buf;
   data.u8(); // header
   for (let i = 1; data.remaining > 0; i++) {
@@ -524,18 +414,21 @@ function decodeTags(data: Reader, a: AttrBag): void {
 
 const TAG_IDS = new Set([548, 10828, 10829, 10831, 11317]);
 
+/** Diagnostic trouble codes, comma-separated in the element: space-separated in the attribute. */
+const dtcsOf = (b: Buffer, start: number, end: number) => b.toString('latin1', start, end).replace(/,/g, ' ');
+
 /** One variable-length element: its value is `r.buf[start, end)` (read in place, no slice for the common hex case). */
-function decodeVariable(id: number, r: Reader, start: number, end: number, a: AttrBag): void {
+function decodeVariable(id: number, r: Reader, start: number, end: number, a: Attrs): void {
   const b = r.buf;
-  if (id === 256 || id === 325) a.set(Attr.vin, b.toString('latin1', start, end));
-  else if (id === 281) a.set(Attr.dtcs, b.toString('latin1', start, end).replace(/,/g, ' '));
+  if (id === 256 || id === 325) a[Attr.vin] = b.toString('latin1', start, end);
+  else if (id === 281) a[Attr.dtcs] = dtcsOf(b, start, end);
   else if (id === 385) decodeBeacons(new Reader(b, start, end), a);
   else if (TAG_IDS.has(id)) decodeTags(new Reader(b, start, end), a);
-  else a.set(ioKey(id), b.toString('hex', start, end));
+  else a[ioKey(id)] = b.toString('hex', start, end);
 }
 
 /** The variable-length section of Codec 8 Extended: `u16 count | (u16 id, u16 length, bytes) x count`. */
-function readVariableIo(r: Reader, a: AttrBag): void {
+function readVariableIo(r: Reader, a: Attrs): void {
   for (let n = r.u16(); n > 0; n--) {
     const id = r.u16();
     const length = r.u16();
@@ -562,24 +455,36 @@ function decodeNetwork(rec: DeviceRecord, parts: number[]): void {
   const cid = Number.isNaN(parts[CID_2G]) ? parts[CID_4G] : parts[CID_2G]; // NaN: absent
   if (!lac || !cid) return; // absent or zero
   const operator = rec.attributes.operator;
-  const op = typeof operator === 'number' && operator >= 1000 ? String(operator) : '';
-  const c: Cell = { mcc: op ? Number(op.slice(0, 3)) : 0, mnc: op ? Number(op.slice(3)) : 0, lac, cid };
+  let mcc = 0;
+  let mnc = 0;
+  if (typeof operator === 'number' && operator >= 1000) {
+    // MCC: the first 3 digits, MNC: the rest; for the usual small codes by arithmetic (no strings)
+    if (Number.isInteger(operator) && operator < 2 ** 31) {
+      let scale = 1;
+      while (operator >= 1000 * scale) scale *= 10;
+      mcc = Math.floor(operator / scale);
+      mnc = operator % scale;
+    } else {
+      const op = String(operator);
+      mcc = Number(op.slice(0, 3));
+      mnc = Number(op.slice(3));
+    }
+  }
+  const c: Cell = { mcc, mnc, lac, cid };
   rec.cells = [c];
 }
 
 /** FM6 devices send the driver id as two 8-byte raw elements. */
-function decodeFm6Driver(a: AttrBag): void {
-  const hi = a.get('io195');
-  const lo = a.get('io196');
-  if (typeof hi !== 'number' || typeof lo !== 'number') return;
+function decodeFm6Driver(a: Attrs): void {
+  if (typeof a.io195 !== 'number' || typeof a.io196 !== 'number') return;
   const id = Buffer.alloc(16);
-  id.writeBigInt64BE(BigInt(hi), 0);
-  id.writeBigInt64BE(BigInt(lo), 8);
-  a.set(Attr.driverUniqueId, id.toString('latin1'));
+  id.writeBigInt64BE(BigInt(a.io195), 0);
+  id.writeBigInt64BE(BigInt(a.io196), 8);
+  a[Attr.driverUniqueId] = id.toString('latin1');
 }
 
 /** GH3000: compact time since 2007, then a mask of which location parts follow. */
-function decodeGh3000Location(r: Reader, rec: DeviceRecord, a: AttrBag): number {
+function decodeGh3000Location(r: Reader, rec: DeviceRecord, a: Attrs): number {
   rec.time = ((r.u32() & 0x3fffffff) + 1167609600) * 1000;
   const globalMask = r.u8();
   if (!(globalMask & 0x01)) return globalMask;
@@ -602,8 +507,8 @@ function decodeGh3000Location(r: Reader, rec: DeviceRecord, a: AttrBag): number 
     }
     rec.cells = [c];
   } else {
-    if (mask & 0x40) a.set(Attr.rssi, r.u8());
-    if (mask & 0x80) a.set(Attr.operator, r.u32());
+    if (mask & 0x40) a[Attr.rssi] = r.u8();
+    if (mask & 0x80) a[Attr.operator] = r.u32();
   }
   return globalMask;
 }
@@ -611,12 +516,11 @@ function decodeGh3000Location(r: Reader, rec: DeviceRecord, a: AttrBag): number 
 /** GH3000 record: its location, then the IO sections its mask announces (1, 2, 4 bytes; u8 ids and counts). */
 function decodeGh3000Record(r: Reader, io: IoState, extended: boolean): DeviceRecord {
   const rec: DeviceRecord = { attributes: {} };
-  const a = io.attrs;
+  const a = rec.attributes;
   const globalMask = decodeGh3000Location(r, rec, a);
-  for (let i = 0; i < 3; i++) if (globalMask & (2 << i)) readIoSection(r, 1 << i, false, false, io);
+  for (let i = 0; i < 3; i++) if (globalMask & (2 << i)) readIoSection(r, 1 << i, false, false, io, a);
   if (extended) readExtendedIo(r, false, false, a);
   if (io.fm6) decodeFm6Driver(a);
-  rec.attributes = a.take();
   return rec;
 }
 
@@ -624,35 +528,27 @@ function decodeGh3000Record(r: Reader, io: IoState, extended: boolean): DeviceRe
 const AVL_FIXED: Record<number, number> = { [CODEC_8]: 26, [CODEC_8E]: 28, [CODEC_16]: 28 };
 
 /**
- * Codec 8 / 8 Extended / 16 record. The fixed part is checked once and read in place; the record is
- * made in one go once its attributes are known, in the same key order as always (time, lng, lat, ...).
+ * Codec 8 / 8 Extended / 16 record. The fixed part is checked once and read in place; the attributes
+ * come from the record's compiled layout when it has one, else from the general path; the record is
+ * made in one go, in the same key order as always (time, lng, lat, ...).
  */
 function decodeAvlRecord(r: Reader, codec: number, io: IoState, extended: boolean): DeviceRecord {
   const b = r.buf;
   const o = r.pos;
-  const fixed = AVL_FIXED[codec];
-  if (o + fixed > r.end) throw new DecodeError('truncated AVL record');
-  r.pos = o + fixed;
-  const a = io.attrs;
-  a.set('priority', b[o + 8]);
-  a.set(Attr.event, codec === CODEC_8 ? b[o + 24] : u16be(b, o + 24));
-  if (codec === CODEC_16) a.set('generation', b[o + 26]);
-
-  const wide = codec === CODEC_8E; // counts and ids on 2 bytes
-  const wideId = wide || codec === CODEC_16;
+  if (o + AVL_FIXED[codec] > r.end) throw new DecodeError('truncated AVL record');
   const cell = io.cell;
   cell[LAC] = cell[CID_2G] = cell[CID_4G] = NaN;
-  readIoSection(r, 1, wide, wideId, io);
-  readIoSection(r, 2, wide, wideId, io);
-  readIoSection(r, 4, wide, wideId, io);
-  readIoSection(r, 8, wide, wideId, io);
-  if (extended) readExtendedIo(r, wide, wideId, a);
-  if (codec === CODEC_8E) readVariableIo(r, a);
-  if (io.fm6) decodeFm6Driver(a);
-
+  const layout = io.fm6 ? undefined : compiledLayout(b, o, r.end, codec, extended, io);
+  let attributes: Attrs;
+  if (layout !== undefined) {
+    attributes = layout.read!(b, o, cell);
+    r.pos = o + layout.size;
+  } else {
+    attributes = readAvlAttributes(r, codec, io, extended);
+  }
   const satellites = b[o + 21];
   const rec: DeviceRecord = {
-    attributes: a.take(),
+    attributes,
     time: uval8(b, o),
     lng: i32be(b, o + 9) / 1e7,
     lat: i32be(b, o + 13) / 1e7,
@@ -664,6 +560,327 @@ function decodeAvlRecord(r: Reader, codec: number, io: IoState, extended: boolea
   };
   decodeNetwork(rec, cell);
   return rec;
+}
+
+/** The general path: the attributes of the AVL record at `r.pos`, element by element through the IO table. */
+function readAvlAttributes(r: Reader, codec: number, io: IoState, extended: boolean): Attrs {
+  const b = r.buf;
+  const o = r.pos;
+  r.pos = o + AVL_FIXED[codec];
+  const a: Attrs = { priority: b[o + 8], event: codec === CODEC_8 ? b[o + 24] : u16be(b, o + 24) };
+  if (codec === CODEC_16) a.generation = b[o + 26];
+  const wide = codec === CODEC_8E; // counts and ids on 2 bytes
+  const wideId = wide || codec === CODEC_16;
+  for (let size = 1; size <= 8; size *= 2) readIoSection(r, size, wide, wideId, io, a);
+  if (extended) readExtendedIo(r, wide, wideId, a);
+  if (wide) readVariableIo(r, a);
+  if (io.fm6) decodeFm6Driver(a);
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiled record layouts
+//
+// Building a record's attributes key after key (`a[key] = v`) is most of the cost of decoding it:
+// V8 handles each such store through a cache shared by all object shapes, which real records
+// thrash, and turns an object given more than 16 properties that way into a slow dictionary. But a
+// device sends the same IO elements record after record, and the layout of a record (the count and
+// ids of each IO section; the ids and lengths of variable elements) fixes the offset and the
+// meaning of every value. So a function compiled for a layout reads each value at its constant
+// offset and makes the attributes as one object literal, which V8 instantiates from a template:
+// several times faster, no table lookups. A record's layout is read (one pass over its ids; for the
+// packet's next records, a compiled check of the previous record's), found by its hash, checked
+// number by number, and compiled once seen a few times. The compiled code mirrors the general path
+// (`readAvlAttributes`): the same keys in the same order, the same expressions for the values.
+// Layouts with BLE beacons or tags (as many attributes as entries), GH3000 records and FM6 models
+// take the general path. Keys come from our tables or from numbers; JSON.stringify quotes them.
+
+type ReadRecord = (b: Buffer, o: number, cell: number[]) => Attrs;
+
+interface Layout {
+  codec: number;
+  /** With the 16-byte section (`extended` setting). */
+  extended: boolean;
+  table: IoTable;
+  nums: Uint16Array;
+  /** Bytes from the record's start to its end. */
+  size: number;
+  seen: number;
+  /** The compiled reader; null when the layout cannot be compiled. */
+  read: ReadRecord | null | undefined;
+  /** Compiled with the reader: whether the record at `o` has this layout (given that it fits). */
+  matches: ((b: Buffer, o: number) => boolean) | undefined;
+  /** The next layout of the same bucket. */
+  next: Layout | undefined;
+}
+
+/**
+ * Compiling a layout costs about 0.1 ms, so it is kept for what repeats: a layout is compiled when
+ * seen for the COMPILE_AFTER-th time, and a packet compiles at most COMPILES_PER_PACKET (junk or
+ * crafted frames cannot make a decode much slower).
+ */
+const COMPILE_AFTER = 4;
+const COMPILES_PER_PACKET = 1;
+
+/**
+ * Layouts by hash. Bounded: past MAX_COMPILED no more are compiled, past MAX_LAYOUTS (many unusual
+ * or junk layouts) the table starts afresh, and a layout of more than MAX_NUMS numbers (hundreds of
+ * IO elements) is not kept, so memory stays bounded.
+ */
+const LAYOUT_BUCKETS = 4096;
+const MAX_LAYOUTS = 8192;
+const MAX_COMPILED = 2048;
+const MAX_NUMS = 1024;
+interface Layouts {
+  buckets: Array<Layout | undefined>;
+  count: number;
+  compiled: number;
+}
+const newLayouts = (): Layouts => ({ buckets: new Array(LAYOUT_BUCKETS).fill(undefined), count: 0, compiled: 0 });
+let layouts = newLayouts();
+
+/** The numbers of the layout being read, their count and hash (decoding is synchronous: one scratch is enough). */
+const scan: { nums: Uint16Array; k: number; hash: number } = { nums: new Uint16Array(256), k: 0, hash: 0 };
+function growScan(min: number): Uint16Array {
+  const nums = new Uint16Array(Math.max(min, scan.nums.length * 2));
+  nums.set(scan.nums);
+  return (scan.nums = nums);
+}
+
+/** Read the layout of the AVL record at `o` into `scan`; returns the record's end, or -1 when it does not fit before `end`. */
+function scanLayout(b: Buffer, o: number, end: number, codec: number, extended: boolean): number {
+  const wide = codec === CODEC_8E;
+  const countBytes = wide ? 2 : 1;
+  const idBytes = wide || codec === CODEC_16 ? 2 : 1;
+  let nums = scan.nums;
+  let k = 0;
+  let h = codec;
+  let p = o + AVL_FIXED[codec];
+  // IO sections of 1, 2, 4, 8 (and 16) bytes: count, then (id, value)
+  for (let size = 1; size <= (extended ? 16 : 8); size *= 2) {
+    if (p + countBytes > end) return -1;
+    const count = wide ? u16be(b, p) : b[p];
+    p += countBytes;
+    if (p + count * (idBytes + size) > end) return -1;
+    if (k + count + 1 > nums.length) nums = growScan(k + count + 1);
+    nums[k++] = count;
+    h = (Math.imul(h, 31) + count) | 0;
+    for (let i = 0; i < count; i++, p += idBytes + size) {
+      const id = idBytes === 2 ? u16be(b, p) : b[p];
+      nums[k++] = id;
+      h = (Math.imul(h, 31) + id) | 0;
+    }
+  }
+  if (wide) {
+    // variable-length elements: u16 count, then (u16 id, u16 length, bytes)
+    if (p + 2 > end) return -1;
+    const count = u16be(b, p);
+    p += 2;
+    if (k + 1 > nums.length) nums = growScan(k + 1);
+    nums[k++] = count;
+    h = (Math.imul(h, 31) + count) | 0;
+    for (let i = 0; i < count; i++) {
+      if (p + 4 > end) return -1;
+      const id = u16be(b, p);
+      const length = u16be(b, p + 2);
+      p += 4 + length;
+      if (p > end) return -1;
+      if (k + 2 > nums.length) nums = growScan(k + 2);
+      nums[k++] = id;
+      nums[k++] = length;
+      h = (Math.imul(Math.imul(h, 31) + id, 31) + length) | 0;
+    }
+  }
+  scan.k = k;
+  scan.hash = h;
+  return p;
+}
+
+function sameNums(a: Uint16Array, b: Uint16Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The compiled layout of the AVL record at `o`, if it has one (compiling it when it has been seen often enough). */
+function compiledLayout(b: Buffer, o: number, end: number, codec: number, extended: boolean, io: IoState): Layout | undefined {
+  const last = io.last; // the previous record's (same codec, table and settings): one pass to check it
+  if (last !== undefined && o + last.size <= end && last.matches!(b, o)) return last;
+  const table = io.table;
+  const recordEnd = scanLayout(b, o, end, codec, extended);
+  if (recordEnd < 0 || scan.k > MAX_NUMS) return undefined;
+  const { nums, k, hash } = scan;
+  const at = hash & (LAYOUT_BUCKETS - 1);
+  let layout = layouts.buckets[at];
+  while (layout !== undefined && !(layout.codec === codec && layout.extended === extended && layout.table === table && layout.nums.length === k && sameNums(layout.nums, nums, k))) {
+    layout = layout.next;
+  }
+  if (layout === undefined) {
+    if (layouts.count >= MAX_LAYOUTS) layouts = newLayouts(); // full: start afresh
+    layouts.count++;
+    const size = recordEnd - o;
+    layouts.buckets[at] = { codec, extended, table, nums: nums.slice(0, k), size, seen: 1, read: undefined, matches: undefined, next: layouts.buckets[at] };
+    return undefined;
+  }
+  if (layout.read === undefined) {
+    if (++layout.seen < COMPILE_AFTER || layouts.compiled >= MAX_COMPILED || io.compiles <= 0) return undefined;
+    io.compiles--;
+    layouts.compiled++;
+    const compiled = compileLayout(layout);
+    layout.read = compiled?.read ?? null;
+    layout.matches = compiled?.matches;
+  }
+  if (layout.read === null) return undefined;
+  io.last = layout;
+  return layout;
+}
+
+/** JS reading an unsigned / signed value of `n` bytes at offset expression `p`, as the general path reads it. */
+const READ_UNSIGNED: Record<number, (p: string) => string> = {
+  1: (p) => `b[${p}]`,
+  2: (p) => `u16be(b, ${p})`,
+  4: (p) => `u32be(b, ${p})`,
+  8: (p) => `uval8(b, ${p})`,
+};
+const READ_SIGNED: Record<number, (p: string) => string> = {
+  1: (p) => `((b[${p}] << 24) >> 24)`,
+  2: (p) => `i16be(b, ${p})`,
+  4: (p) => `i32be(b, ${p})`,
+  8: (p) => `sval8(b, ${p})`,
+};
+
+/**
+ * What compiled code makes of one element: an attribute (key and JS for its value), a statement,
+ * or a conditional part: JS giving a value or undefined, for an `optional` attribute (key) or an
+ * alarm name. Undefined: the element cannot be compiled.
+ */
+type Part = { key?: string; js: string; kind?: 'statement' | 'optional' | 'alarm' } | undefined;
+
+/** An IO element of `n` bytes at `p`, as `applyIo` decodes it; `env` collects the functions the code calls. */
+function compileElement(s: IoSpec | undefined, id: number, n: number, p: string, env: IoValue[]): Part {
+  if (s === undefined) return { key: ioKey(id), js: n === 8 ? `rawval8(b, ${p})` : READ_UNSIGNED[n](p) };
+  const call = () => `env[${env.push(s.value!) - 1}](b, ${p}, ${n})`;
+  switch (s.kind) {
+    case NUM:
+      return { key: s.key, js: `${(s.signed ? READ_SIGNED : READ_UNSIGNED)[n](p)} / ${s.div}` };
+    case FLAG:
+      return { key: s.key, js: `${READ_UNSIGNED[n](p)} > 0` };
+    case VALUE:
+      return { key: s.key, js: call() };
+    case OPTIONAL:
+      return { key: s.key, js: call(), kind: 'optional' };
+    case ALARM:
+      return { js: call(), kind: 'alarm' };
+    case CELL:
+      return { js: `cell[${s.div}] = ${READ_UNSIGNED[n](p)};`, kind: 'statement' };
+  }
+  return undefined;
+}
+
+/** A variable-length element at [p, q), as `decodeVariable` decodes it. */
+function compileVariable(id: number, p: string, q: string): Part {
+  if (id === 256 || id === 325) return { key: Attr.vin, js: `b.toString('latin1', ${p}, ${q})` };
+  if (id === 281) return { key: Attr.dtcs, js: `dtcsOf(b, ${p}, ${q})` };
+  if (id === 385 || TAG_IDS.has(id)) return undefined; // beacons and tags: as many attributes as entries
+  return { key: ioKey(id), js: `b.toString('hex', ${p}, ${q})` };
+}
+
+/**
+ * The parts of a layout in order (attributes start with the fixed part's); null when one cannot be
+ * compiled. `checks` gets the JS conditions a record must meet to have the layout (its counts, ids
+ * and lengths at their offsets).
+ */
+function layoutParts(layout: Layout, env: IoValue[], checks: string[]): Part[] | null {
+  const { codec, extended, table, nums } = layout;
+  const wide = codec === CODEC_8E;
+  const idBytes = wide || codec === CODEC_16 ? 2 : 1;
+  const parts: Part[] = [{ key: 'priority', js: 'b[o + 8]' }, { key: Attr.event, js: codec === CODEC_8 ? 'b[o + 24]' : 'u16be(b, o + 24)' }];
+  if (codec === CODEC_16) parts.push({ key: 'generation', js: 'b[o + 26]' });
+  const at = (bytes: number, p: number, x: number) => checks.push(`${bytes === 2 ? `u16be(b, o + ${p})` : `b[o + ${p}]`} === ${x}`);
+  let p = AVL_FIXED[codec];
+  let k = 0;
+  for (let size = 1; size <= (extended ? 16 : 8); size *= 2) {
+    at(wide ? 2 : 1, p, nums[k]);
+    p += wide ? 2 : 1;
+    for (let count = nums[k++]; count > 0; count--, p += size) {
+      const id = nums[k++];
+      at(idBytes, p, id);
+      p += idBytes;
+      if (size === 16) parts.push({ key: ioKey(id), js: `b.toString('hex', o + ${p}, o + ${p + 16})` });
+      else parts.push(compileElement(id < table.length ? table[id] : undefined, id, size, `o + ${p}`, env));
+    }
+  }
+  if (wide) {
+    at(2, p, nums[k]);
+    p += 2;
+    for (let count = nums[k++]; count > 0; count--) {
+      const id = nums[k++];
+      const length = nums[k++];
+      at(2, p, id);
+      at(2, p + 2, length);
+      p += 4;
+      parts.push(compileVariable(id, `o + ${p}`, `o + ${p + length}`));
+      p += length;
+    }
+  }
+  return parts.includes(undefined) ? null : parts;
+}
+
+/**
+ * Bounds of a layout's code: object literals (one per combination of its conditional parts), and
+ * fields over all of them. Past them, compiling would cost milliseconds: the general path is used.
+ */
+const MAX_VARIANTS = 8;
+const MAX_FIELDS = 512;
+
+/**
+ * The reader of a layout, `(b, o, cell) => attributes` of the record at `o`, and its matcher; null
+ * when some element cannot be compiled. Conditional parts are computed first (c0, c1, ...); they
+ * choose among object literals: an optional attribute is there or not, and `alarm` (its names joined
+ * by commas, as `addAlarm` joins them) sits where the first alarm that fired would have put it.
+ */
+function compileLayout(layout: Layout): { read: ReadRecord; matches: (b: Buffer, o: number) => boolean } | null {
+  const env: IoValue[] = [];
+  const checks: string[] = [];
+  const parts = layoutParts(layout, env, checks);
+  if (parts === null) return null;
+  const lines: string[] = [];
+  const alarms: number[] = []; // part indexes
+  const optionals: number[] = [];
+  parts.forEach((part, i) => {
+    if (part!.kind === 'statement') lines.push(part!.js);
+    else if (part!.kind !== undefined) {
+      lines.push(`const c${i} = ${part!.js};`);
+      (part!.kind === 'alarm' ? alarms : optionals).push(i);
+    }
+  });
+  const variants = (alarms.length + 1) << optionals.length;
+  if (variants > MAX_VARIANTS || variants * parts.length > MAX_FIELDS) return null;
+  if (alarms.length) {
+    lines.push(`let alarm = c${alarms[0]};`);
+    for (const i of alarms.slice(1)) lines.push(`if (c${i} !== undefined) alarm = alarm ? alarm + "," + c${i} : c${i};`);
+    lines.push(`const first = ${alarms.map((i, j) => `c${i} !== undefined ? ${j} : `).join('')}${alarms.length};`);
+  }
+  const bits = optionals.map((i, j) => `(c${i} !== undefined ? ${1 << j} : 0)`);
+  const literal = (variant: number) => {
+    const first = variant >> optionals.length;
+    const fields = parts.flatMap((part, i) => {
+      if (part!.kind === 'statement') return [];
+      if (part!.kind === 'alarm') return alarms.indexOf(i) === first ? [`"alarm": alarm`] : [];
+      if (part!.kind === 'optional') return variant & (1 << optionals.indexOf(i)) ? [`${JSON.stringify(part!.key)}: c${i}`] : [];
+      return [`${JSON.stringify(part!.key)}: ${part!.js}`];
+    });
+    return `return { ${fields.join(', ')} };`;
+  };
+  if (variants === 1) lines.push(literal(0));
+  else {
+    lines.push(`switch (${alarms.length ? `first << ${optionals.length}` : '0'} | ${bits.join(' | ') || '0'}) {`);
+    for (let v = 0; v < variants; v++) lines.push(`case ${v}: ${literal(v)}`);
+    lines.push('}');
+  }
+  const read = `(b, o, cell) => {\n${lines.join('\n')}\n}`;
+  const matches = `(b, o) => ${checks.join(' && ')}`;
+  const make = new Function('u16be', 'i16be', 'u32be', 'i32be', 'uval8', 'sval8', 'rawval8', 'dtcsOf', 'env', `return { read: ${read}, matches: ${matches} };`);
+  return make(u16be, i16be, u32be, i32be, uval8, sval8, rawval8, dtcsOf, env);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,7 +952,7 @@ const isAvl = (codec: number) => codec === CODEC_8 || codec === CODEC_8E || code
 /** The IO state of a packet: the table of the codec and model, resolved once per packet. */
 function ioState(codec: number, ctx: DecodeContext): IoState {
   const model = modelIo(typeof ctx.config.modelOverride === 'string' ? ctx.config.modelOverride : undefined);
-  return { table: codec === CODEC_GH3000 ? IO_GH3000 : model.table, fm6: model.fm6, attrs: new AttrBag(), cell: [NaN, NaN, NaN] };
+  return { table: codec === CODEC_GH3000 ? IO_GH3000 : model.table, fm6: model.fm6, cell: [NaN, NaN, NaN], last: undefined, compiles: COMPILES_PER_PACKET };
 }
 
 /** A Codec 12/13/14 record (command reply, camera); `reply` is what the device expects back, if anything. */
@@ -769,17 +986,47 @@ function decodeReplyRecord(r: Reader, codec: number, ctx: DecodeContext, session
   return { rec, reply };
 }
 
+/**
+ * The connection's last fix after AVL records, which all carry a location: rememberFix, applied to
+ * each in turn, keeps a valid record not older than the one it holds, so it ends up holding the last
+ * record of that chain. That one is found here and kept once: a copy per packet, not per record.
+ */
+function rememberLast(records: DeviceRecord[], session: Session): void {
+  let time = session.last?.time;
+  let keep: DeviceRecord | undefined;
+  for (const rec of records) {
+    if (rec.valid !== false && (time === undefined || (rec.time ?? 0) >= time)) {
+      keep = rec;
+      time = rec.time;
+    }
+  }
+  if (keep !== undefined) remember(keep, session);
+}
+
+/** Codec 8 / 8 Extended / 16 records. */
+function decodeAvlRecords(r: Reader, codec: number, count: number, ctx: DecodeContext, session: Session): DeviceRecord[] {
+  const io = ioState(codec, ctx);
+  const extended = ctx.config.extended === true;
+  const records: DeviceRecord[] = [];
+  try {
+    for (let i = 0; i < count; i++) records.push(decodeAvlRecord(r, codec, io, extended));
+  } finally {
+    rememberLast(records, session); // also when a record is truncated: as if remembered one by one
+  }
+  return records;
+}
+
 function decodeData(r: Reader, ctx: DecodeContext, session: Session): { records: DeviceRecord[]; reply?: Buffer; count: number } {
   const codec = r.u8();
   const count = r.u8();
+  if (isAvl(codec)) return { records: decodeAvlRecords(r, codec, count, ctx, session), count };
   const records: DeviceRecord[] = [];
   let reply: Buffer | undefined;
-  const io = isAvl(codec) || codec === CODEC_GH3000 ? ioState(codec, ctx) : undefined;
+  const io = codec === CODEC_GH3000 ? ioState(codec, ctx) : undefined;
   const extended = ctx.config.extended === true;
   for (let i = 0; i < count; i++) {
     let rec: DeviceRecord;
-    if (isAvl(codec)) rec = decodeAvlRecord(r, codec, io!, extended);
-    else if (codec === CODEC_GH3000) rec = decodeGh3000Record(r, io!, extended);
+    if (codec === CODEC_GH3000) rec = decodeGh3000Record(r, io!, extended);
     else {
       const got = decodeReplyRecord(r, codec, ctx, session);
       rec = got.rec;
