@@ -51,6 +51,14 @@ export interface CallContext<P> {
   reply: FastifyReply;
 }
 
+/**
+ * Members of a success answer already serialized (`"list":[...]`, no braces): a call whose answer
+ * is cached can skip building and serializing it again.
+ */
+export class SerializedMembers {
+  constructor(readonly json: string) {}
+}
+
 /** A file answer instead of JSON (downloads). */
 export class FileAnswer {
   constructor(
@@ -70,7 +78,7 @@ export interface CallDef<S extends z.ZodType = z.ZodType> {
   /** Takes multipart uploads and honours redirect_target. */
   upload?: boolean;
   params: S;
-  handler(ctx: CallContext<z.infer<S>>): Promise<Record<string, unknown> | FileAnswer | void> | Record<string, unknown> | FileAnswer | void;
+  handler(ctx: CallContext<z.infer<S>>): Promise<Record<string, unknown> | FileAnswer | SerializedMembers | void> | Record<string, unknown> | FileAnswer | SerializedMembers | void;
 }
 
 export function defineCall<S extends z.ZodType>(def: CallDef<S>): CallDef<S> {
@@ -102,6 +110,10 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     const parsed = call.params.safeParse(coerce(call.params, raw));
     if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues));
     const result = await call.handler({ params: parsed.data, services, request, reply, ...auth } as CallContext<unknown>);
+    if (result instanceof SerializedMembers && !redirectTarget) {
+      return reply.code(200).type('application/json; charset=utf-8').send(`{"success":true${result.json ? `,${result.json}` : ''}}`);
+    }
+    if (result instanceof SerializedMembers) return answer(reply, 200, { success: true, ...(JSON.parse(`{${result.json}}`) as object) }, redirectTarget);
     if (result instanceof FileAnswer) {
       reply.header('content-type', result.contentType);
       if (result.fileName) reply.header('content-disposition', `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, '_')}"`);
@@ -144,10 +156,13 @@ function authenticate(call: CallDef, services: Services, request: FastifyRequest
   const hash = sessionHash(request, raw);
   if (!hash) throw new ApiError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
   const { store, config, now } = services;
-  const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000);
+  const versions = store.authVersions.read();
+  const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000, versions.sessions);
   const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';
   if (!session || !allowed) throw new ApiError(4);
-  const principal = store.users.principal(session.user_id);
+  // The versions are still current: nothing was written since they were read (an expired
+  // session is deleted, but that touches only the sessions counter).
+  const principal = store.users.principal(session.user_id, versions.accounts);
   if (!principal) throw new ApiError(4);
   const { user, owner } = principal;
   if (access !== 'activation' && principal.dealerBlocked) throw new ApiError(11);

@@ -4,7 +4,7 @@ import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { formatDateTime } from '../time.ts';
 import { ApiError } from './errors.ts';
-import { defineCall, type Services } from './kernel.ts';
+import { defineCall, SerializedMembers, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import type { TrackerSettings } from '../telemetry/types.ts';
 
@@ -44,7 +44,7 @@ export function ownTracker(services: Services, owner: UserRow, trackerId: number
  * sources or tags change; building the views anew on every call was most of the call's garbage.
  * Keyed by the listing object, so a new listing drops the old views with it.
  */
-const views = new WeakMap<object, Map<string, unknown[]>>();
+const views = new WeakMap<object, Map<string, SerializedMembers>>();
 
 const list = defineCall({
   path: 'tracker/list',
@@ -56,10 +56,11 @@ const list = defineCall({
     if (!byZone) views.set(listing, (byZone = new Map()));
     let out = byZone.get(user.time_zone);
     if (!out) {
-      out = listing.trackers.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: listing.bindings.get(t.id) ?? [] }));
+      const list = listing.trackers.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: listing.bindings.get(t.id) ?? [] }));
+      out = new SerializedMembers(`"list":${JSON.stringify(list)}`);
       byZone.set(user.time_zone, out);
     }
-    return { list: out };
+    return out;
   },
 });
 

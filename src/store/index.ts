@@ -1,5 +1,6 @@
 /** The store: the only place with SQL. One object per open database file. */
 import { openDatabase, type DB } from './db.ts';
+import { AuthVersions } from './cache.ts';
 import { SessionStore } from './sessions.ts';
 import { ChatStore } from './chat.ts';
 import { DeviceStore } from './devices.ts';
@@ -37,6 +38,8 @@ export interface Store {
   tasks: TaskStore;
   deviceState: DeviceStateStore;
   tracks: TrackStore;
+  /** The counters authentication checks its caches against, read in one statement. */
+  authVersions: AuthVersions;
   close(): void;
 }
 
@@ -61,6 +64,7 @@ export function openStore(file: string): Store {
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
+    authVersions: new AuthVersions(db),
     close: () => db.close(),
   };
 }

@@ -1,5 +1,6 @@
 /** Sessions (opaque hashes) and the failed-login journal used for rate limiting. */
 import { randomBytes } from 'node:crypto';
+import { VersionedCache } from './cache.ts';
 import type { DB } from './db.ts';
 
 export type SessionType = 'user' | 'activation' | 'delivery';
@@ -29,7 +30,11 @@ export class SessionStore {
   private failPurge;
   private failClear;
 
+  /** Sessions by hash (null: no such session), valid while no session is created or destroyed (migration 012). */
+  private cache: VersionedCache<string, SessionRow | null>;
+
   constructor(db: DB) {
+    this.cache = new VersionedCache(db, 'sessions', 100_000);
     this.getStmt = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE hash = ?');
     this.insertStmt = db.prepare('INSERT INTO sessions (hash, user_id, type, created, last_used) VALUES (?, ?, ?, ?, ?)');
     this.deleteStmt = db.prepare('DELETE FROM sessions WHERE hash = ?');
@@ -51,14 +56,17 @@ export class SessionStore {
   }
 
   /** The session if it exists and was used within the TTL; refreshes its last use. */
-  find(hash: string, now: number, ttlMs: number): SessionRow | undefined {
-    const s = this.getStmt.get(hash);
+  find(hash: string, now: number, ttlMs: number, version?: number): SessionRow | undefined {
+    const s = this.cache.get(hash, () => this.getStmt.get(hash) ?? null, version);
     if (!s) return undefined;
     if (s.last_used < now - ttlMs) {
       this.deleteStmt.run(hash);
       return undefined;
     }
-    if (now - s.last_used > TOUCH_EVERY_MS) this.touchStmt.run(now, hash);
+    if (now - s.last_used > TOUCH_EVERY_MS) {
+      this.touchStmt.run(now, hash);
+      s.last_used = now; // the cached row too (touching does not move the sessions version)
+    }
     return s;
   }
 

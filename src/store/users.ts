@@ -103,13 +103,13 @@ export class UserStore {
    * What authentication needs of a session's user, in one cached look-up: the user, the owner of
    * its entities (itself or its master) and whether its dealer blocked it.
    */
-  principal(id: number): Principal | undefined {
+  principal(id: number, version?: number): Principal | undefined {
     return this.cache.get(`p${id}`, () => {
       const user = this.byId.get(id);
       const owner = user?.parent_id ? this.byId.get(user.parent_id) : user;
       if (!user || !owner) return undefined;
       return { user, owner, dealerBlocked: this.blockedNow(user) };
-    }) as Principal | undefined;
+    }, version) as Principal | undefined;
   }
   findByLogin(login: string): UserRow | undefined {
     return this.byLogin.get(login.trim().toLowerCase());
