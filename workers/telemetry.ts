@@ -1,15 +1,17 @@
 /**
  * A telemetry worker: runs the pure processing pipeline over one device's batch of points and
- * answers the outputs. State comes in and goes out with every batch (JSON); the worker keeps only
- * a cache: the geofence index, rebuilt when the database's `geo` version changes.
+ * writes them (its own connection; SQLite serializes writers). State comes in and goes out with
+ * every batch (JSON); the worker keeps only a cache: the geofence index, rebuilt when the
+ * database's `geo` version changes.
  */
-import Database from 'better-sqlite3';
 import { decodePoints } from '../src/telemetry/batch.ts';
 import { GeoIndex } from '../src/telemetry/geofence/index.ts';
 import { NearbyProbe } from '../src/telemetry/geofence/nearby.ts';
 import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type VisitState } from '../src/telemetry/geofence/visits.ts';
 import { process as runPipeline, replayFrom, type PipelineState } from '../src/telemetry/pipeline.ts';
 import { loadGeoRows } from '../src/store/geo.ts';
+import { openDatabase } from '../src/store/db.ts';
+import { TelemetryStore, type WindowResult as StoredWindow } from '../src/store/telemetry.ts';
 import type { Counters, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
 
 /** One round: the windows of several devices, processed one after the other. */
@@ -18,6 +20,8 @@ export interface RoundTask {
   geoVersion: number;
   now: number;
   windows: WindowTask[];
+  /** Every device taken in the round (also those without points): what to write for each. */
+  write: Array<{ sourceId: number; from: number; version: number; complete: boolean }>;
   /** Buffers to transfer (main thread side only). */
   transfer?: ArrayBuffer[];
 }
@@ -37,7 +41,9 @@ export interface WindowTask {
 }
 
 export interface RoundResult {
-  windows: WindowResult[];
+  /** Devices whose results were written. */
+  written: number[];
+  processed: number;
 }
 
 export interface WindowResult {
@@ -64,20 +70,51 @@ interface State {
 }
 
 let geo: { version: number; index: GeoIndex } | undefined;
-let db: Database.Database | undefined;
+let store: TelemetryStore | undefined;
 
-/** The geofence index of the current `geo` version (reads zones, places and task zones read-only). */
+/** This worker's connection: it reads geofences and writes the results of its windows. */
+function telemetryStore(dbFile: string): TelemetryStore {
+  return (store ??= new TelemetryStore(openDatabase(dbFile)));
+}
+
+/** The geofence index of the current `geo` version (zones, places and task zones). */
 function geoIndex(dbFile: string, version: number): GeoIndex {
   if (geo?.version === version) return geo.index;
-  db ??= new Database(dbFile, { readonly: true, fileMustExist: true });
-  const rows = loadGeoRows(db);
+  const rows = loadGeoRows(telemetryStore(dbFile).db);
   geo = { version, index: GeoIndex.fromRows(rows.zones, rows.zonePoints, rows.places, rows.tasks) };
   return geo.index;
 }
 
 export default function processRound(round: RoundTask): RoundResult {
   const index = geoIndex(round.dbFile, round.geoVersion);
-  return { windows: round.windows.map((w) => processWindow(w, index, round.now)) };
+  const results = new Map(round.windows.map((w) => [w.sourceId, processWindow(w, index, round.now)]));
+  const store = telemetryStore(round.dbFile);
+  const writes: StoredWindow[] = [];
+  let processed = 0;
+  for (const t of round.write) {
+    const w = results.get(t.sourceId);
+    if (!w) {
+      store.clearIfUnchanged(t.sourceId, t.version); // nothing with a location in the window
+      continue;
+    }
+    processed += w.processed;
+    writes.push({
+      sourceId: t.sourceId,
+      from: t.from,
+      segments: [...w.closed, ...w.open.map((o) => ({ ...o, open: true }))],
+      replay: w.replay,
+      checkpoints: w.checkpoints,
+      visits: [...w.visitsClosed, ...w.visitsOpen],
+      counters: w.counters,
+      pendingVersion: t.version,
+      // A window cut at its point limit continues from its tail next round.
+      complete: t.complete,
+      tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
+      now: round.now,
+    });
+  }
+  store.writeAll(writes);
+  return { written: writes.map((w) => w.sourceId), processed };
 }
 
 function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowResult {

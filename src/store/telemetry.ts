@@ -82,7 +82,7 @@ export class TelemetryStore {
   private outcomeStmt;
   private tailPut;
 
-  constructor(private db: DB) {
+  constructor(readonly db: DB) {
     this.pendingStmt = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending ORDER BY from_time LIMIT ?');
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
     this.pointsStmt = db.prepare(POINTS_SQL).raw(true);

@@ -9,7 +9,6 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
-import type { WindowResult } from '../store/telemetry.ts';
 import type { RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
 import { encodeColumns } from './batch.ts';
 
@@ -169,38 +168,17 @@ export class TelemetryScheduler {
       points += pts.n;
     }
     if (!taken.length) return undefined;
-    return { task: { dbFile: this.opts.dbFile, geoVersion, now, windows, transfer }, taken };
+    return { task: { dbFile: this.opts.dbFile, geoVersion, now, windows, transfer, write: [] }, taken };
   }
 
   private async runRound(task: RoundTask, taken: Taken[]): Promise<void> {
     const { transfer, ...payload } = task;
-    const result: RoundResult = task.windows.length ? await this.pool.run(payload, { transferList: transfer }) : { windows: [] };
-    const bySource = new Map(result.windows.map((w) => [w.sourceId, w]));
-    const writes: WindowResult[] = [];
-    for (const t of taken) {
-      const w = bySource.get(t.sourceId);
-      if (!w) {
-        this.store.telemetry.clearIfUnchanged(t.sourceId, t.version);
-        continue;
-      }
-      this.processed += w.processed;
-      writes.push({
-        sourceId: t.sourceId,
-        from: t.from,
-        segments: [...w.closed, ...w.open.map((o) => ({ ...o, open: true }))],
-        replay: w.replay,
-        checkpoints: w.checkpoints,
-        visits: [...w.visitsClosed, ...w.visitsOpen],
-        counters: w.counters,
-        pendingVersion: t.version,
-        // A window cut at windowPoints continues from its tail next round.
-        complete: t.points < t.limit,
-        tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
-        now: task.now,
-      });
-    }
-    this.store.telemetry.writeAll(writes);
-    for (const w of writes) this.opts.onProcessed?.(taken.find((t) => t.sourceId === w.sourceId)!.trackerIds, w.from);
+    // The worker processes the windows and writes their results through its own connection: the
+    // writes are off this thread (SQLite serializes them with the gateway's commits).
+    const windows = taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, complete: t.points < t.limit }));
+    const result: RoundResult = await this.pool.run({ ...payload, write: windows }, { transferList: transfer });
+    this.processed += result.processed;
+    for (const t of taken) if (result.written.includes(t.sourceId)) this.opts.onProcessed?.(t.trackerIds, t.from);
   }
 
   async close(): Promise<void> {
