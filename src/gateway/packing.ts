@@ -52,9 +52,14 @@ export function pack(sourceId: number, records: DeviceRecord[], fallbackTime: nu
     values[o + F.odometer] = typeof a0.odometer === 'number' ? a0.odometer : NaN;
     values[o + F.hours] = typeof a0.hours === 'number' ? a0.hours : NaN;
     values[o + F.fuelUsed] = typeof a0.fuelUsed === 'number' ? a0.fuelUsed : NaN;
-    const a: Record<string, unknown> = { ...r.attributes };
-    if (r.cells?.length) a.cells = r.cells;
-    attrs[i] = Object.keys(a).length ? JSON.stringify(a) : null;
+    // No copy unless cells join the attributes (packing is on the gateway's hot path).
+    const a: Record<string, unknown> = r.cells?.length ? { ...a0, cells: r.cells } : a0;
+    let any = false;
+    for (const _ in a) {
+      any = true;
+      break;
+    }
+    attrs[i] = any ? JSON.stringify(a) : null;
     const time = values[o + F.time];
     for (const k in a) {
       const prev = latest[k];
