@@ -82,7 +82,44 @@ export class TelemetryStore {
   private outcomeStmt;
   private tailPut;
 
+  /** Set around a `pointColumns` query (synchronous): the aggregate's capacity and its result. */
+  private capacity = 0;
+  private collected: PointColumns | undefined;
+  private collectStmt;
+
   constructor(readonly db: DB) {
+    // Rows straight into the packed columns by an aggregate function: one JS call per row and no
+    // per-row array (reading rows as arrays cost about as much again as the scan).
+    const step = (c: PointColumns, ...r: Array<number | null>): void => {
+      const i = c.n++;
+      const d = c.doubles;
+      d.time[i] = r[0]!;
+      d.lat[i] = r[1]!;
+      d.lng[i] = r[2]!;
+      d.alt[i] = nan(r[3]);
+      d.speed[i] = nan(r[4]);
+      d.course[i] = nan(r[5]);
+      d.satellites[i] = nan(r[6]);
+      d.precision[i] = nan(r[7]);
+      d.hdop[i] = nan(r[8]);
+      d.odometer[i] = nan(r[10]);
+      d.hours[i] = nan(r[11]);
+      d.fuelUsed[i] = nan(r[12]);
+      // fixes flags (valid, lbs, archive, ignition known, ignition on, alarm) -> batch flags (no archive)
+      c.flags[i] = (r[9]! & 3) | ((r[9]! >> 1) & 28);
+    };
+    db.aggregate<PointColumns>('telemetry_points_collect', {
+      varargs: true,
+      start: () => Object.assign(emptyColumns(this.capacity), { n: 0 }),
+      step: step as unknown as (acc: PointColumns) => void,
+      result: (c) => {
+        this.collected = c;
+        return c.n;
+      },
+    });
+    this.collectStmt = db
+      .prepare(`SELECT telemetry_points_collect(time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used) FROM (${POINTS_SQL})`)
+      .pluck();
     this.pendingStmt = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending ORDER BY from_time LIMIT ?');
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
     this.pointsStmt = db.prepare(POINTS_SQL).raw(true);
@@ -163,26 +200,11 @@ export class TelemetryStore {
    * columns the workers take (the telemetry hot path: no object per point on this thread).
    */
   pointColumns(sourceId: number, from: number, limit: number): PointColumns {
-    const rows = this.pointsStmt.all(sourceId, from, limit) as PointRow[];
-    const c = emptyColumns(rows.length);
-    const d = c.doubles;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      d.time[i] = r[0];
-      d.lat[i] = r[1];
-      d.lng[i] = r[2];
-      d.alt[i] = nan(r[3]);
-      d.speed[i] = nan(r[4]);
-      d.course[i] = nan(r[5]);
-      d.satellites[i] = nan(r[6]);
-      d.precision[i] = nan(r[7]);
-      d.hdop[i] = nan(r[8]);
-      d.odometer[i] = nan(r[10]);
-      d.hours[i] = nan(r[11]);
-      d.fuelUsed[i] = nan(r[12]);
-      // fixes flags (valid, lbs, archive, ignition known, ignition on, alarm) -> batch flags (no archive)
-      c.flags[i] = (r[9] & 3) | ((r[9] >> 1) & 28);
-    }
+    this.capacity = limit;
+    this.collected = undefined;
+    const n = this.collectStmt.get(sourceId, from, limit) as number;
+    const c = n && this.collected ? this.collected : emptyColumns(0);
+    this.collected = undefined;
     return c;
   }
 
