@@ -24,7 +24,8 @@ export interface DeviceState {
   attrs: LatestAttrs;
 }
 
-interface Row {
+/** A `device_state` row as stored (the gateway's writer keeps the same shape in memory, src/store/fixes.ts). */
+export interface DeviceStateRow {
   source_id: number;
   fix_time: number | null;
   lat: number | null;
@@ -42,7 +43,7 @@ export class DeviceStateStore {
   private getStmt;
 
   constructor(db: DB) {
-    this.getStmt = db.prepare<[number], Row>(
+    this.getStmt = db.prepare<[number], DeviceStateRow>(
       'SELECT source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs FROM device_state WHERE source_id = ?',
     );
   }

@@ -4,20 +4,11 @@
  * insert them without building objects.
  */
 import type { DB } from './db.ts';
+import type { DeviceStateRow } from './device-state.ts';
 import { COLS, F, type PackedRows } from '../gateway/packing.ts';
 
-interface State {
-  fix_time: number | null;
-  lat: number | null;
-  lng: number | null;
-  alt: number | null;
-  speed: number | null;
-  course: number | null;
-  satellites: number | null;
-  precision: number | null;
-  last_time: number | null;
-  attrs: Record<string, [unknown, number]>;
-}
+/** The writer's in-memory device state: the stored row with its attributes parsed. */
+type State = Omit<DeviceStateRow, 'source_id' | 'attrs'> & { attrs: Record<string, [unknown, number]> };
 
 const num = (v: number) => (Number.isNaN(v) ? null : v);
 
@@ -51,7 +42,7 @@ export class FixStore {
   constructor(private db: DB) {
     this.insertStmt = db.prepare(insertSql(1));
     this.insertMany = db.prepare(insertSql(ROWS_PER_INSERT));
-    this.stateGet = db.prepare<[number], Omit<State, 'attrs'> & { attrs: string }>('SELECT * FROM device_state WHERE source_id = ?');
+    this.stateGet = db.prepare<[number], DeviceStateRow>('SELECT * FROM device_state WHERE source_id = ?');
     this.statePut = db.prepare(
       `INSERT OR REPLACE INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
