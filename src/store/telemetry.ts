@@ -59,6 +59,7 @@ const nan = (v: number | null) => (v === null ? NaN : v);
 
 export class TelemetryStore {
   private pendingStmt;
+  private pendingOne;
   private clearPending;
   private pointsStmt;
   private checkpointBefore;
@@ -120,7 +121,8 @@ export class TelemetryStore {
     this.collectStmt = db
       .prepare(`SELECT telemetry_points_collect(time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used) FROM (${POINTS_SQL})`)
       .pluck();
-    this.pendingStmt = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending ORDER BY from_time LIMIT ?');
+    this.pendingStmt = db.prepare<[number, number], Pending>('SELECT * FROM telemetry_pending WHERE source_id > ? ORDER BY source_id LIMIT ?');
+    this.pendingOne = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending WHERE source_id = ?');
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
     this.pointsStmt = db.prepare(POINTS_SQL).raw(true);
     this.checkpointBefore = db.prepare<[number, number], { time: number; state: string }>('SELECT time, state FROM telemetry_checkpoints WHERE source_id = ? AND time <= ? ORDER BY time DESC LIMIT 1');
@@ -186,8 +188,12 @@ export class TelemetryStore {
     this.clearPending.run(sourceId, version);
   }
 
-  pending(limit = 1000): Pending[] {
-    return this.pendingStmt.all(limit);
+  /** Pending devices after this source id, in source id order. */
+  pendingAfter(sourceId: number, limit: number): Pending[] {
+    return this.pendingStmt.all(sourceId, limit);
+  }
+  pendingOf(sourceId: number): Pending | undefined {
+    return this.pendingOne.get(sourceId);
   }
 
   /** The state to restart from for data at `time`: the checkpoint at or before it (undefined: from the beginning). */

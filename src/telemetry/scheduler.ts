@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
 import type { RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
+import type { Pending } from '../store/telemetry.ts';
 import { encodeColumns } from './batch.ts';
 
 export interface SchedulerOptions {
@@ -17,9 +18,12 @@ export interface SchedulerOptions {
   threads?: number;
   /** Start the worker threads at once (default) rather than on the first round. */
   warm?: boolean;
-  /** Most points in one round, and per device per round (a longer window continues next round). */
+  /** Points in one round (default 8,000: fewer, larger transactions in the workers). */
   roundPoints?: number;
+  /** Most points of one device per round (a longer window continues in the next one). */
   windowPoints?: number;
+  /** Points read between two yields to the event loop while a round is built (API latency). */
+  slicePoints?: number;
   pollMs?: number;
   /** Least time between two windows of one device (default 1 s). */
   minIntervalMs?: number;
@@ -43,6 +47,7 @@ export class TelemetryScheduler {
   private pool: Piscina;
   private inFlight = new Set<number>();
   private lastDone = new Map<number, number>();
+  private cut = new Set<number>();
   private rounds = 0;
   private timer?: NodeJS.Timeout;
   private closed = false;
@@ -56,7 +61,8 @@ export class TelemetryScheduler {
   ) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
     this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
-    this.maxRounds = threads * 6;
+    // One round running and one waiting per thread: rounds are large.
+    this.maxRounds = threads * 2;
   }
 
   start(): void {
@@ -81,8 +87,20 @@ export class TelemetryScheduler {
 
   /** Look for work now. */
   kick(): void {
+    if (this.building || this.closed || this.rounds >= this.maxRounds) return;
+    this.building = true;
+    this.build()
+      .catch((e) => this.opts.log?.('telemetry round failed', { error: String((e as Error)?.stack ?? e) }))
+      .finally(() => {
+        this.building = false;
+      });
+  }
+  private building = false;
+
+  /** Builds and sends rounds while there is work and room in the pool. */
+  private async build(): Promise<void> {
     while (!this.closed && this.rounds < this.maxRounds) {
-      const round = this.takeRound();
+      const round = await this.takeRound();
       if (!round) return;
       this.rounds++;
       this.runRound(round.task, round.taken)
@@ -93,6 +111,9 @@ export class TelemetryScheduler {
           for (const t of round.taken) {
             this.inFlight.delete(t.sourceId);
             this.lastDone.set(t.sourceId, done);
+            // A window cut at its point limit has more waiting: it continues without a rest.
+            if (t.points >= t.limit) this.cut.add(t.sourceId);
+            else this.cut.delete(t.sourceId);
           }
           if (this.lastDone.size > 100_000) this.lastDone.clear();
           // Only what is already waiting: fresh data is gathered by soon().
@@ -106,60 +127,86 @@ export class TelemetryScheduler {
     const end = Date.now() + timeoutMs;
     return new Promise((resolve) => {
       const check = () => {
-        this.kick();
-        if (!this.rounds && !this.store.telemetry.pending(1).length) return resolve(true);
+        if (!this.rounds && !this.building && !this.store.telemetry.pendingAfter(-1, 1).length) return resolve(true);
         if (Date.now() > end) return resolve(false);
+        this.kick();
         setTimeout(check, 20);
       };
       check();
     });
   }
 
-  /** The windows of one round: pending devices not in flight, up to the point budget. */
-  private takeRound(): { task: RoundTask; taken: Taken[] } | undefined {
+  /**
+   * The next pending devices, round robin by source id from where the last round stopped (fair and
+   * cheap: a range of the primary key, however many devices wait).
+   */
+  private candidates(limit: number): Pending[] {
+    const rows = this.store.telemetry.pendingAfter(this.cursor, limit);
+    if (rows.length < limit && this.cursor >= 0) for (const r of this.store.telemetry.pendingAfter(-1, limit - rows.length)) if (r.source_id <= this.cursor) rows.push(r);
+    return rows;
+  }
+  private cursor = -1;
+
+  /**
+   * The windows of one round: pending devices not in flight, up to the point budget. Reading is
+   * done in slices with a yield to the event loop between them, so the API and the gateway never
+   * wait for more than a slice (a few milliseconds) while rounds are large.
+   */
+  private async takeRound(): Promise<{ task: RoundTask; taken: Taken[] } | undefined> {
     const { store } = this;
-    // Small rounds: reading and writing a round blocks this thread, so it must stay short (API latency).
-    const budget = this.opts.roundPoints ?? 2_000;
-    const perWindow = this.opts.windowPoints ?? 5_000;
+    const budget = this.opts.roundPoints ?? 8_000;
+    const perWindow = this.opts.windowPoints ?? 4_000;
+    const slice = this.opts.slicePoints ?? 2_000;
     const now = (this.opts.now ?? Date.now)();
-    const geoVersion = store.telemetry.geoVersion();
     const windows: WindowTask[] = [];
     const taken: Taken[] = [];
     const transfer: ArrayBuffer[] = [];
     let points = 0;
+    let sinceYield = 0;
     const rested = Date.now() - (this.opts.minIntervalMs ?? 1000);
-    for (const p of store.telemetry.pending(512)) {
-      if (points >= budget) break;
+    for (const p of this.candidates(256)) {
+      if (points >= budget || this.closed) break;
+      this.cursor = p.source_id;
       if (this.inFlight.has(p.source_id)) continue;
       // A device processed a moment ago waits a little: its next window then carries more points
-      // (each window costs reads and writes on this thread).
-      if ((this.lastDone.get(p.source_id) ?? 0) > rested) continue;
-      const tail = store.telemetry.tail(p.source_id);
+      // (each window costs reads and writes).
+      if ((this.lastDone.get(p.source_id) ?? 0) > rested && !this.cut.has(p.source_id)) continue;
+      if (sinceYield >= slice) {
+        await new Promise((r) => setImmediate(r));
+        sinceYield = 0;
+        if (this.inFlight.has(p.source_id)) continue;
+      }
+      // In-order data continues from the tail; late data restarts from the checkpoint before it.
+      // (The pending row is read again: it may have changed during the yield.)
+      const cur = store.telemetry.pendingOf(p.source_id);
+      if (!cur) continue;
+      const tail = store.telemetry.tail(cur.source_id);
       let from: number;
       let state: string | null;
-      if (tail && p.from_time > tail.time) {
-        from = tail.time + 1; // in order: continue
+      if (tail && cur.from_time > tail.time) {
+        from = tail.time + 1;
         state = tail.state;
       } else {
-        const cp = store.telemetry.checkpoint(p.source_id, p.from_time); // late: from the checkpoint before it
+        const cp = store.telemetry.checkpoint(cur.source_id, cur.from_time);
         from = cp?.time ?? 0;
         state = cp?.state ?? null;
       }
-      const limit = Math.min(perWindow, budget - points);
-      const pts = store.telemetry.pointColumns(p.source_id, from, limit);
-      this.inFlight.add(p.source_id);
-      const trackers = store.trackers.bySource(p.source_id);
+      // A window is never cut to a sliver to fill the round: the round goes over budget instead.
+      const pts = store.telemetry.pointColumns(cur.source_id, from, perWindow);
+      sinceYield += pts.n + 50;
+      this.inFlight.add(cur.source_id);
+      const trackers = store.trackers.bySource(cur.source_id);
       const trackerIds = trackers.map((t) => t.id);
-      taken.push({ sourceId: p.source_id, version: p.version, from, trackerIds, points: pts.n, limit });
+      taken.push({ sourceId: cur.source_id, version: cur.version, from, trackerIds, points: pts.n, limit: perWindow });
       if (!pts.n) continue; // nothing with a location: cleared after the round
       const bytes = encodeColumns(pts);
       transfer.push(bytes.buffer as ArrayBuffer);
       const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
       windows.push({
-        sourceId: p.source_id,
+        sourceId: cur.source_id,
         ownerIds: [...new Set(trackers.map((t) => t.user_id))],
         trackerIds,
-        settings: store.telemetry.settings(p.source_id),
+        settings: store.telemetry.settings(cur.source_id),
         fuelPer100Km: fuel || undefined,
         state,
         from,
@@ -168,7 +215,8 @@ export class TelemetryScheduler {
       points += pts.n;
     }
     if (!taken.length) return undefined;
-    return { task: { dbFile: this.opts.dbFile, geoVersion, now, windows, transfer, write: [] }, taken };
+    // The geo version after the reads: a worker rebuilds its index when it moved.
+    return { task: { dbFile: this.opts.dbFile, geoVersion: store.telemetry.geoVersion(), now, windows, transfer, write: [] }, taken };
   }
 
   private async runRound(task: RoundTask, taken: Taken[]): Promise<void> {
@@ -185,7 +233,7 @@ export class TelemetryScheduler {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.soonTimer);
-    while (this.rounds) await new Promise((r) => setTimeout(r, 10));
+    while (this.rounds || this.building) await new Promise((r) => setTimeout(r, 10));
     await this.pool.destroy();
   }
 }

@@ -22,7 +22,7 @@ export interface GeoHit extends GeoRef {
 }
 
 /** A class, not a spread object literal: rbush's hot loop then sees one object shape. */
-class Item implements Box {
+export class Item implements Box {
   constructor(
     readonly minX: number,
     readonly minY: number,
@@ -90,10 +90,10 @@ export class GeoIndex {
     return out;
   }
 
-  /** The geofences (visible to these owners) whose box lies within `radius` metres of the point: candidates for a nearby cache. */
-  near(ownerIds: readonly number[], lat: number, lng: number, radius: number, trackerId?: number): Geofence[] {
-    const out: Geofence[] = [];
-    for (const { fence } of this.tree.search(marginBox(lat, lng, radius))) if (visible(fence, ownerIds, trackerId)) out.push(fence);
+  /** The geofences (visible to these owners) whose box lies within `radius` metres of the point, with their boxes: candidates for a nearby cache. */
+  near(ownerIds: readonly number[], lat: number, lng: number, radius: number, trackerId?: number): Item[] {
+    const out: Item[] = [];
+    for (const item of this.tree.search(marginBox(lat, lng, radius))) if (visible(item.fence, ownerIds, trackerId)) out.push(item);
     return out;
   }
 

@@ -9,7 +9,7 @@
  * LBS points and invalid points are ignored: they neither start, confirm nor break a run.
  */
 import type { GeoKind, Point, Visit } from '../types.ts';
-import type { GeoHit } from './index.ts';
+import type { GeoHit, GeoRef } from './index.ts';
 
 export interface VisitSettings {
   /** Consecutive points on the new side needed to confirm an enter or exit... */
@@ -66,15 +66,18 @@ export function countsForVisits(point: Point): boolean {
  */
 export function visitStep(state: VisitState, point: Point, hits: readonly GeoHit[], settings: VisitSettings = DEFAULT_VISIT_SETTINGS): { state: VisitState; events: Visit[] } {
   if (!countsForVisits(point)) return { state, events: [] };
+  if (!changes(state, hits)) return { state, events: [] }; // the common case: every fence stays as it is
   const margin = visitMargin(point, settings);
-  const byKey = new Map(hits.map((h) => [key(h.kind, h.id), h]));
-  const fences = new Map(state.fences.map((f) => [key(f.kind, f.id), f]));
-  for (const h of hits) if (h.inside && !fences.has(key(h.kind, h.id))) fences.set(key(h.kind, h.id), { kind: h.kind, id: h.id, enter: null, run: null });
+  // Fences in kind, id order: the state's, and those the point is newly inside of (a handful).
+  let fences = state.fences;
+  const added: FenceState[] = [];
+  for (const h of hits) if (h.inside && !findFence(state.fences, h)) added.push({ kind: h.kind, id: h.id, enter: null, run: null });
+  if (added.length) fences = [...fences, ...added].sort(byKindId);
 
   const events: Visit[] = [];
   const next: FenceState[] = [];
-  for (const f of [...fences.values()].sort(byKindId)) {
-    const h = byKey.get(key(f.kind, f.id));
+  for (const f of fences) {
+    const h = findHit(hits, f);
     const inside = h?.inside ?? false;
     const beyond = h === undefined || h.distance >= margin;
     const { fence, event } = judge(f, inside, beyond, point.time, settings);
@@ -82,6 +85,15 @@ export function visitStep(state: VisitState, point: Point, hits: readonly GeoHit
     if (fence.enter !== null || fence.run !== null) next.push(fence);
   }
   return { state: { fences: next }, events };
+}
+
+function findHit(hits: readonly GeoHit[], f: GeoRef): GeoHit | undefined {
+  for (const h of hits) if (h.id === f.id && h.kind === f.kind) return h;
+  return undefined;
+}
+function findFence(fences: readonly FenceState[], h: GeoRef): FenceState | undefined {
+  for (const f of fences) if (f.id === h.id && f.kind === h.kind) return f;
+  return undefined;
 }
 
 /** All points of a batch, in time order; `probe(point, margin)` answers the hits for one. */
@@ -96,10 +108,21 @@ export function visitBatch(state: VisitState, points: readonly Point[], probe: (
   return { state, events };
 }
 
+/**
+ * Whether this point changes anything: a fence with a pending run, a fence whose side differs from
+ * its confirmed one, or a new fence the point is inside of (what `judge` would change). Hits and
+ * fences are a handful: linear scans, no allocation.
+ */
+function changes(state: VisitState, hits: readonly GeoHit[]): boolean {
+  for (const f of state.fences) if (f.run !== null || (findHit(hits, f)?.inside ?? false) !== (f.enter !== null)) return true;
+  for (const h of hits) if (h.inside && !findFence(state.fences, h)) return true;
+  return false;
+}
+
 /** One geofence, one point: extend, confirm or drop the pending run. */
 function judge(f: FenceState, inside: boolean, beyond: boolean, time: number, s: VisitSettings): { fence: FenceState; event?: Visit } {
   const confirmedInside = f.enter !== null;
-  if (inside === confirmedInside) return { fence: { ...f, run: null } }; // back on the confirmed side
+  if (inside === confirmedInside) return { fence: f.run === null ? f : { ...f, run: null } }; // back on the confirmed side
   const run = f.run ? { start: f.run.start, last: time, count: f.run.count + 1 } : { start: time, last: time, count: 1 };
   const confirmed = beyond || (run.count >= s.points && run.last - run.start >= s.seconds * 1000);
   if (!confirmed) return { fence: { ...f, run } };
@@ -107,6 +130,5 @@ function judge(f: FenceState, inside: boolean, beyond: boolean, time: number, s:
   return { fence: { kind: f.kind, id: f.id, enter: null, run: null }, event: { kind: f.kind, id: f.id, enter: f.enter!, exit: run.start } };
 }
 
-const key = (kind: GeoKind, id: number) => `${kind}:${id}`;
 const KIND_ORDER: Record<GeoKind, number> = { zone: 0, place: 1, task: 2 };
 const byKindId = (a: FenceState, b: FenceState) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.id - b.id;
