@@ -21,6 +21,7 @@ import { openDatabase } from '../src/store/db.ts';
 import { FixStore } from '../src/store/fixes.ts';
 import { openStore } from '../src/store/index.ts';
 import type { DeviceRecord } from '../protocols/types.ts';
+import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,7 +52,7 @@ function prepare(n: number): string {
 
 async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), '--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), ...SERVER_NODE_ARGS], {
     cwd: root,
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],

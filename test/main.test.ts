@@ -1,20 +1,21 @@
 /** `npm start` as a new user runs it: a real process on a fresh data directory (issue 2). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PROTOCOL_PORTS } from '../src/config.ts';
+import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const portsOff = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
 const procs: ChildProcess[] = [];
 afterEach(() => procs.splice(0).forEach((p) => p.kill('SIGKILL')));
 
-/** Start `node --import tsx src/main.ts` (what `npm start` runs) and wait until it listens. */
+/** Start the server as `npm start` does (SERVER_NODE_ARGS) and wait until it listens. */
 function startServer(dataDir: string, env: Record<string, string> = {}) {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env: { ...process.env, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', ...portsOff, ...env } });
+  const p = spawn(process.execPath, [...SERVER_NODE_ARGS], { cwd: root, env: { ...process.env, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', ...portsOff, ...env } });
   procs.push(p);
   let out = '';
   p.stdout!.on('data', (d) => (out += d));
@@ -39,6 +40,11 @@ function startServer(dataDir: string, env: Record<string, string> = {}) {
 const post = async (url: string, path: string, body: unknown) => (await fetch(`${url}/v2/fsm/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 
 describe('npm start', () => {
+  it('runs the server with the node arguments the benchmarks and these tests use', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    expect(pkg.scripts.start).toBe(`node ${SERVER_NODE_ARGS.join(' ')}`);
+  });
+
   it('creates a master user on an empty data directory, prints its password once, and it logs in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fsm-start-'));
     const a = await startServer(dir);

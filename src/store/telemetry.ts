@@ -64,6 +64,8 @@ export class TelemetryStore {
   private pointsStmt;
   private checkpointBefore;
   private deleteTracks;
+  private deleteOpenTracks;
+  private deleteOpenVisits;
   private insertTrack;
   private deleteCheckpoints;
   private insertCheckpoint;
@@ -126,14 +128,18 @@ export class TelemetryStore {
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
     this.pointsStmt = db.prepare(POINTS_SQL).raw(true);
     this.checkpointBefore = db.prepare<[number, number], { time: number; state: string }>('SELECT time, state FROM telemetry_checkpoints WHERE source_id = ? AND time <= ? ORDER BY time DESC LIMIT 1');
-    this.deleteTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND (open = 1 OR (gsm_lbs = 0 AND start_time >= ?) OR (gsm_lbs = 1 AND start_time >= ?))');
+    // Each a range of an index (an OR of them would scan the device's whole history).
+    this.deleteOpenTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND open = 1');
+    this.deleteTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND start_time >= ? AND gsm_lbs = ?');
     this.insertTrack = db.prepare(
       `INSERT INTO tracks (source_id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, points, length_km, max_speed, avg_speed, gsm_lbs, precision, events, extent_m, open)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteCheckpoints = db.prepare('DELETE FROM telemetry_checkpoints WHERE source_id = ? AND time > ?');
     this.insertCheckpoint = db.prepare('INSERT OR REPLACE INTO telemetry_checkpoints (source_id, time, state) VALUES (?, ?, ?)');
-    this.deleteVisits = db.prepare('DELETE FROM visits WHERE source_id = ? AND (enter_time >= ? OR exit_time IS NULL OR exit_time >= ?)');
+    // Visits still open or ending at or after the window's start (a visit entered after it ends after it too).
+    this.deleteOpenVisits = db.prepare('DELETE FROM visits WHERE source_id = ? AND exit_time IS NULL');
+    this.deleteVisits = db.prepare('DELETE FROM visits WHERE source_id = ? AND exit_time >= ?');
     this.insertVisit = db.prepare('INSERT INTO visits (source_id, kind, geo_id, enter_time, exit_time) VALUES (?, ?, ?, ?, ?)');
     this.countersPut = db.prepare('INSERT OR REPLACE INTO telemetry_counters (source_id, odometer_km, engine_hours, fuel_l, updated) VALUES (?, ?, ?, ?, ?)');
     this.countersGet = db.prepare<[number], { odometer_km: number; engine_hours: number; fuel_l: number; updated: number }>('SELECT * FROM telemetry_counters WHERE source_id = ?');
@@ -141,7 +147,7 @@ export class TelemetryStore {
     this.settingsPut = db.prepare('INSERT OR REPLACE INTO telemetry_settings (source_id, settings) VALUES (?, ?)');
     this.judgeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE tracker_id = ? AND type <> 'route' AND status <> 'unassigned'
         AND (status IN ('assigned', 'arrived', 'delayed') OR to_time + max_delay * 60000 >= ?)`);
-    this.visitsStmt = db.prepare('SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE kind = ? AND geo_id = ? AND source_id = ? ORDER BY enter_time');
+    this.visitsStmt = db.prepare('SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = ? AND geo_id = ? ORDER BY enter_time');
     this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
         (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
     this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
@@ -171,7 +177,7 @@ export class TelemetryStore {
   }
   /** Stays of a device in a geofence. */
   visitsOf(sourceId: number, kind: string, geoId: number): Visit[] {
-    return this.visitsStmt.all(kind, geoId, sourceId) as Visit[];
+    return this.visitsStmt.all(sourceId, kind, geoId) as Visit[];
   }
   /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
   setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
@@ -240,13 +246,16 @@ export class TelemetryStore {
 
   private writeOne(w: WindowResult): void {
     {
-      this.deleteTracks.run(w.sourceId, w.replay.gnss, w.replay.lbs);
+      this.deleteOpenTracks.run(w.sourceId);
+      this.deleteTracks.run(w.sourceId, w.replay.gnss, 0);
+      this.deleteTracks.run(w.sourceId, w.replay.lbs, 1);
       for (const s of w.segments) {
         this.insertTrack.run(w.sourceId, s.type, s.start, s.end, s.startLat, s.startLng, s.endLat, s.endLng, s.points, s.lengthKm, s.maxSpeedKmh, s.avgSpeedKmh, s.gsmLbs ? 1 : 0, s.precision ?? null, s.events, s.extentM ?? null, s.open ? 1 : 0);
       }
       this.deleteCheckpoints.run(w.sourceId, w.from);
       for (const c of w.checkpoints) this.insertCheckpoint.run(w.sourceId, c.time, c.state);
-      this.deleteVisits.run(w.sourceId, w.from, w.from);
+      this.deleteOpenVisits.run(w.sourceId);
+      this.deleteVisits.run(w.sourceId, w.from);
       for (const v of w.visits) this.insertVisit.run(w.sourceId, v.kind, v.id, v.enter, v.exit);
       this.countersPut.run(w.sourceId, w.counters.odometerKm, w.counters.engineHours, w.counters.fuelConsumedL, w.now);
       if (w.tail) this.tailPut.run(w.sourceId, w.tail.time, w.tail.state);

@@ -60,7 +60,7 @@ export class TelemetryScheduler {
     private opts: SchedulerOptions,
   ) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
-    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000, resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YG ?? 0) || undefined } });
     // One round running and one waiting per thread: rounds are large.
     this.maxRounds = threads * 2;
   }
@@ -153,70 +153,81 @@ export class TelemetryScheduler {
    * wait for more than a slice (a few milliseconds) while rounds are large.
    */
   private async takeRound(): Promise<{ task: RoundTask; taken: Taken[] } | undefined> {
-    const { store } = this;
     const budget = this.opts.roundPoints ?? 8_000;
-    const perWindow = this.opts.windowPoints ?? 4_000;
     const slice = this.opts.slicePoints ?? 2_000;
     const now = (this.opts.now ?? Date.now)();
     const windows: WindowTask[] = [];
     const taken: Taken[] = [];
-    const transfer: ArrayBuffer[] = [];
     let points = 0;
-    let sinceYield = 0;
     const rested = Date.now() - (this.opts.minIntervalMs ?? 1000);
-    for (const p of this.candidates(256)) {
-      if (points >= budget || this.closed) break;
-      this.cursor = p.source_id;
-      if (this.inFlight.has(p.source_id)) continue;
-      // A device processed a moment ago waits a little: its next window then carries more points
-      // (each window costs reads and writes).
-      if ((this.lastDone.get(p.source_id) ?? 0) > rested && !this.cut.has(p.source_id)) continue;
-      if (sinceYield >= slice) {
-        await new Promise((r) => setImmediate(r));
-        sinceYield = 0;
+    const candidates = this.candidates(256);
+    let next = 0;
+    // One read transaction per slice: one snapshot, and one lock instead of one per statement.
+    const readSlice = this.store.db.transaction(() => {
+      for (let read = 0; next < candidates.length && read < slice && points < budget; ) {
+        const p = candidates[next++];
+        this.cursor = p.source_id;
         if (this.inFlight.has(p.source_id)) continue;
+        // A device processed a moment ago waits a little: its next window then carries more points
+        // (each window costs reads and writes).
+        if ((this.lastDone.get(p.source_id) ?? 0) > rested && !this.cut.has(p.source_id)) continue;
+        const w = this.readWindow(p.source_id);
+        if (!w) continue;
+        this.inFlight.add(p.source_id);
+        taken.push(w.taken);
+        if (w.window) windows.push(w.window);
+        read += w.taken.points + 50;
+        points += w.taken.points;
       }
-      // In-order data continues from the tail; late data restarts from the checkpoint before it.
-      // (The pending row is read again: it may have changed during the yield.)
-      const cur = store.telemetry.pendingOf(p.source_id);
-      if (!cur) continue;
-      const tail = store.telemetry.tail(cur.source_id);
-      let from: number;
-      let state: string | null;
-      if (tail && cur.from_time > tail.time) {
-        from = tail.time + 1;
-        state = tail.state;
-      } else {
-        const cp = store.telemetry.checkpoint(cur.source_id, cur.from_time);
-        from = cp?.time ?? 0;
-        state = cp?.state ?? null;
-      }
-      // A window is never cut to a sliver to fill the round: the round goes over budget instead.
-      const pts = store.telemetry.pointColumns(cur.source_id, from, perWindow);
-      sinceYield += pts.n + 50;
-      this.inFlight.add(cur.source_id);
-      const trackers = store.trackers.bySource(cur.source_id);
-      const trackerIds = trackers.map((t) => t.id);
-      taken.push({ sourceId: cur.source_id, version: cur.version, from, trackerIds, points: pts.n, limit: perWindow });
-      if (!pts.n) continue; // nothing with a location: cleared after the round
-      const bytes = encodeColumns(pts);
-      transfer.push(bytes.buffer as ArrayBuffer);
-      const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
-      windows.push({
-        sourceId: cur.source_id,
+    });
+    while (!this.closed) {
+      readSlice();
+      if (next >= candidates.length || points >= budget) break;
+      await new Promise((r) => setImmediate(r)); // the API and the gateway go between slices
+    }
+    if (!taken.length) return undefined;
+    const transfer = windows.map((w) => w.points.buffer as ArrayBuffer);
+    // The geo version after the reads: a worker rebuilds its index when it moved.
+    return { task: { dbFile: this.opts.dbFile, geoVersion: this.store.telemetry.geoVersion(), now, windows, transfer, write: [] }, taken };
+  }
+
+  /** One device's window: in-order data continues from the tail; late data restarts from the checkpoint before it. */
+  private readWindow(sourceId: number): { taken: Taken; window?: WindowTask } | undefined {
+    const { store } = this;
+    const perWindow = this.opts.windowPoints ?? 4_000;
+    const pending = store.telemetry.pendingOf(sourceId);
+    if (!pending) return undefined;
+    const tail = store.telemetry.tail(sourceId);
+    let from: number;
+    let state: string | null;
+    if (tail && pending.from_time > tail.time) {
+      from = tail.time + 1;
+      state = tail.state;
+    } else {
+      const cp = store.telemetry.checkpoint(sourceId, pending.from_time);
+      from = cp?.time ?? 0;
+      state = cp?.state ?? null;
+    }
+    // A window is never cut to a sliver to fill a round: the round goes over budget instead.
+    const pts = store.telemetry.pointColumns(sourceId, from, perWindow);
+    const trackers = store.trackers.bySource(sourceId);
+    const trackerIds = trackers.map((t) => t.id);
+    const taken: Taken = { sourceId, version: pending.version, from, trackerIds, points: pts.n, limit: perWindow };
+    if (!pts.n) return { taken }; // nothing with a location: cleared after the round
+    const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
+    return {
+      taken,
+      window: {
+        sourceId,
         ownerIds: [...new Set(trackers.map((t) => t.user_id))],
         trackerIds,
-        settings: store.telemetry.settings(cur.source_id),
+        settings: store.telemetry.settings(sourceId),
         fuelPer100Km: fuel || undefined,
         state,
         from,
-        points: bytes,
-      });
-      points += pts.n;
-    }
-    if (!taken.length) return undefined;
-    // The geo version after the reads: a worker rebuilds its index when it moved.
-    return { task: { dbFile: this.opts.dbFile, geoVersion: store.telemetry.geoVersion(), now, windows, transfer, write: [] }, taken };
+        points: encodeColumns(pts),
+      },
+    };
   }
 
   private async runRound(task: RoundTask, taken: Taken[]): Promise<void> {

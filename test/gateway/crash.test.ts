@@ -14,6 +14,7 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { runSimulation } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/index.ts';
+import { SERVER_NODE_ARGS } from '../../src/server-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const procs: ChildProcess[] = [];
@@ -21,7 +22,7 @@ afterAll(() => procs.forEach((p) => p.kill('SIGKILL')));
 
 function startServer(dataDir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS], {
     cwd: root,
     env: { ...process.env, ...off, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn' },
   });

@@ -11,14 +11,16 @@
  *   displacement). Until then its answer is known without a test: a vehicle deep inside a zone or
  *   well clear of one pays nothing for it.
  * - Box test: the rest are tested exactly only when their box meets the point's margin box (the
- *   filter the index's search applies).
+ *   filter the index's search applies); otherwise the gap to the box is their bound.
  *
  * A hit's `distance` is exact when under the margin; when the answer came from a bound it is a lower
  * bound of the distance, itself at least the margin (all the visit stage asks is which side of the
  * margin it lies).
  */
 import type { GeoHit, GeoIndex, Item } from './index.ts';
-import { edgeDistance, haversineM, marginBox } from './shapes.ts';
+import { edgeDistance, haversineM, M_PER_DEG, marginBox, type Box } from './shapes.ts';
+
+const RAD = Math.PI / 180;
 
 /**
  * Distances to edges are measured in local projections (within 0.2% of great-circle distances for
@@ -30,12 +32,13 @@ const BOUND_SLACK_M = 1;
 export class NearbyProbe {
   private center: { lat: number; lng: number } | null = null;
   private items: Item[] = [];
-  /** The cached items' boxes, flat (minX, minY, maxX, maxY each): the per-point loop reads only these. */
-  private boxes = new Float64Array(0);
-  /** Per item: the edge distance of its last exact test (NaN: none), the travel then, and the side. */
-  private testedDistance = new Float64Array(0);
-  private testedAt = new Float64Array(0);
-  private testedInside = new Uint8Array(0);
+  /**
+   * Per cached item: the distance travelled up to which its last answer still holds (see
+   * `settle`; -Infinity: never tested), and whether the point was inside it. A point then costs one
+   * comparison per geofence whose answer is known.
+   */
+  private holdsUntil = new Float64Array(0);
+  private inside = new Uint8Array(0);
   /** Metres travelled, summed point to point, and the last point. */
   private travelled = 0;
   private last: { lat: number; lng: number } | null = null;
@@ -46,7 +49,7 @@ export class NearbyProbe {
     private index: GeoIndex,
     private ownerIds: readonly number[],
     private trackerId: number | undefined,
-    private radius = 1000,
+    private radius = 300,
   ) {}
 
   probe(lat: number, lng: number, margin: number): GeoHit[] {
@@ -55,53 +58,68 @@ export class NearbyProbe {
     if (margin >= this.radius / 2 || !this.center || haversineM(lat, lng, this.center.lat, this.center.lng) > this.radius - margin) this.refill(lat, lng, margin);
     const out: GeoHit[] = [];
     const n = this.items.length;
-    if (!n) return out;
-    const m = marginBox(lat, lng, margin);
-    const b = this.boxes;
-    const dist = this.testedDistance;
-    for (let i = 0, k = 0; i < n; i++, k += 4) {
-      // Known from the last exact test while the tracker has not moved far enough to matter.
-      const bound = (dist[i] - margin) * BOUND_SCALE - BOUND_SLACK_M - (this.travelled - this.testedAt[i]);
-      if (bound >= 0) {
-        if (this.testedInside[i]) out.push({ kind: this.items[i].fence.kind, id: this.items[i].fence.id, inside: true, distance: margin + bound });
+    const t = this.travelled;
+    const reach = t + margin * BOUND_SCALE;
+    let m: Box | undefined;
+    for (let i = 0; i < n; i++) {
+      const until = this.holdsUntil[i];
+      if (reach <= until) {
+        // Still on the same side, at least `margin` from the edge: only an inside one is a hit.
+        if (this.inside[i]) out.push({ kind: this.items[i].fence.kind, id: this.items[i].fence.id, inside: true, distance: (until - t + BOUND_SLACK_M) / BOUND_SCALE });
         continue;
       }
-      if (b[k] > m.maxX || b[k + 1] > m.maxY || b[k + 2] < m.minX || b[k + 3] < m.minY) continue;
-      const f = this.items[i].fence;
-      const { inside, distance } = edgeDistance(f.shape, lat, lng);
+      const it = this.items[i];
+      m ??= marginBox(lat, lng, margin);
+      if (it.minX > m.maxX || it.minY > m.maxY || it.maxX < m.minX || it.maxY < m.minY) {
+        // Not near: outside by at least the gap to its box.
+        this.settle(i, boxGapM(lat, lng, it), false);
+        continue;
+      }
+      const { inside, distance } = edgeDistance(it.fence.shape, lat, lng);
       this.exactTests++;
-      dist[i] = distance;
-      this.testedAt[i] = this.travelled;
-      this.testedInside[i] = inside ? 1 : 0;
-      if (inside || distance <= margin) out.push({ kind: f.kind, id: f.id, inside, distance });
+      this.settle(i, distance, inside);
+      if (inside || distance <= margin) out.push({ kind: it.fence.kind, id: it.fence.id, inside, distance });
     }
     return out;
   }
 
-  /** New candidates around this point; bounds of those already cached carry over. */
+  /**
+   * The point is at least `distance` from item i's edge, on the given side. Until the tracker has
+   * travelled about `distance - margin` more, a later point is still at least `margin` from it on
+   * the same side: `reach = travelled + margin * scale <= holdsUntil`.
+   */
+  private settle(i: number, distance: number, inside: boolean): void {
+    this.holdsUntil[i] = this.travelled + distance * BOUND_SCALE - BOUND_SLACK_M;
+    this.inside[i] = inside ? 1 : 0;
+  }
+
+  /** New candidates around this point; what is known of those already cached carries over. */
   private refill(lat: number, lng: number, margin: number): void {
     const before = new Map(this.items.map((it, i) => [it, i]));
     const items = this.index.near(this.ownerIds, lat, lng, Math.max(this.radius, margin * 2), this.trackerId);
     this.center = margin >= this.radius / 2 ? null : { lat, lng };
-    const boxes = new Float64Array(items.length * 4);
-    const dist = new Float64Array(items.length).fill(NaN);
-    const at = new Float64Array(items.length);
+    const until = new Float64Array(items.length).fill(-Infinity);
     const inside = new Uint8Array(items.length);
     items.forEach((it, i) => {
-      boxes[i * 4] = it.minX;
-      boxes[i * 4 + 1] = it.minY;
-      boxes[i * 4 + 2] = it.maxX;
-      boxes[i * 4 + 3] = it.maxY;
       const j = before.get(it);
       if (j === undefined) return;
-      dist[i] = this.testedDistance[j];
-      at[i] = this.testedAt[j];
-      inside[i] = this.testedInside[j];
+      until[i] = this.holdsUntil[j];
+      inside[i] = this.inside[j];
     });
     this.items = items;
-    this.boxes = boxes;
-    this.testedDistance = dist;
-    this.testedAt = at;
-    this.testedInside = inside;
+    this.holdsUntil = until;
+    this.inside = inside;
   }
+}
+
+/**
+ * A lower bound of the distance in metres from a point outside a box to anything in it: the gap in
+ * latitude, or the gap in longitude at the scale of the most poleward latitude involved (metres per
+ * degree of longitude only shrink poleward; every metric of shapes.ts measures at least that).
+ */
+function boxGapM(lat: number, lng: number, b: Box): number {
+  const dy = lat < b.minY ? b.minY - lat : lat > b.maxY ? lat - b.maxY : 0;
+  const dx = lng < b.minX ? b.minX - lng : lng > b.maxX ? lng - b.maxX : 0;
+  const poleward = Math.max(Math.abs(lat), Math.abs(b.minY), Math.abs(b.maxY));
+  return Math.max(dy, dx * Math.cos(Math.min(90, poleward) * RAD)) * M_PER_DEG;
 }
