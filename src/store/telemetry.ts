@@ -93,26 +93,26 @@ export class TelemetryStore {
   constructor(readonly db: DB) {
     // Rows straight into the packed columns by an aggregate function: one JS call per row and no
     // per-row array (reading rows as arrays cost about as much again as the scan).
-    const step = (c: PointColumns, ...r: Array<number | null>): void => {
+    // Named parameters, not a rest array: no array per row.
+    const step = (c: PointColumns, time: number, lat: number, lng: number, alt: number | null, speed: number | null, course: number | null, satellites: number | null, precision: number | null, hdop: number | null, flags: number, odometer: number | null, hours: number | null, fuelUsed: number | null): void => {
       const i = c.n++;
       const d = c.doubles;
-      d.time[i] = r[0]!;
-      d.lat[i] = r[1]!;
-      d.lng[i] = r[2]!;
-      d.alt[i] = nan(r[3]);
-      d.speed[i] = nan(r[4]);
-      d.course[i] = nan(r[5]);
-      d.satellites[i] = nan(r[6]);
-      d.precision[i] = nan(r[7]);
-      d.hdop[i] = nan(r[8]);
-      d.odometer[i] = nan(r[10]);
-      d.hours[i] = nan(r[11]);
-      d.fuelUsed[i] = nan(r[12]);
+      d.time[i] = time;
+      d.lat[i] = lat;
+      d.lng[i] = lng;
+      d.alt[i] = alt ?? NaN;
+      d.speed[i] = speed ?? NaN;
+      d.course[i] = course ?? NaN;
+      d.satellites[i] = satellites ?? NaN;
+      d.precision[i] = precision ?? NaN;
+      d.hdop[i] = hdop ?? NaN;
+      d.odometer[i] = odometer ?? NaN;
+      d.hours[i] = hours ?? NaN;
+      d.fuelUsed[i] = fuelUsed ?? NaN;
       // fixes flags (valid, lbs, archive, ignition known, ignition on, alarm) -> batch flags (no archive)
-      c.flags[i] = (r[9]! & 3) | ((r[9]! >> 1) & 28);
+      c.flags[i] = (flags & 3) | ((flags >> 1) & 28);
     };
     db.aggregate<PointColumns>('telemetry_points_collect', {
-      varargs: true,
       start: () => Object.assign(emptyColumns(this.capacity), { n: 0 }),
       step: step as unknown as (acc: PointColumns) => void,
       result: (c) => {

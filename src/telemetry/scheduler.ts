@@ -154,7 +154,7 @@ export class TelemetryScheduler {
    */
   private async takeRound(): Promise<{ task: RoundTask; taken: Taken[] } | undefined> {
     const budget = this.opts.roundPoints ?? 8_000;
-    const slice = this.opts.slicePoints ?? 2_000;
+    const slice = this.opts.slicePoints ?? 1_000;
     const now = (this.opts.now ?? Date.now)();
     const windows: WindowTask[] = [];
     const taken: Taken[] = [];
@@ -194,7 +194,7 @@ export class TelemetryScheduler {
   /** One device's window: in-order data continues from the tail; late data restarts from the checkpoint before it. */
   private readWindow(sourceId: number): { taken: Taken; window?: WindowTask } | undefined {
     const { store } = this;
-    const perWindow = this.opts.windowPoints ?? 4_000;
+    const perWindow = this.opts.windowPoints ?? 2_000;
     const pending = store.telemetry.pendingOf(sourceId);
     if (!pending) return undefined;
     const tail = store.telemetry.tail(sourceId);
