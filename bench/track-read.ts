@@ -2,8 +2,8 @@
  * bench/track-read (issue 5): track/read of one day of 1 s fixes (86,400 points) with point_limit
  * 1000, over real HTTP, one request at a time; prints p50/p99. Target: under 50 ms.
  *   node --import tsx bench/track-read.ts [--runs 100]
- * The day: drives and parkings with GPS jitter, every fix with an attribute blob as the gateway
- * stores them, and the trips in `tracks` (so points get their parking flags as in real use).
+ * The day: drives and parkings with GPS jitter, stored as the gateway stores fixes and processed by
+ * the server's telemetry core (trips, parkings, packed track points), as in real use.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,6 +15,9 @@ import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
 import { openStore } from '../src/store/index.ts';
 import { formatDateTime } from '../src/time.ts';
+import { pack } from '../src/gateway/packing.ts';
+import { FixStore } from '../src/store/fixes.ts';
+import type { DeviceRecord } from '../protocols/types.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100' } } });
 const RUNS = Number(values.runs);
@@ -35,38 +38,38 @@ const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7ffffff
 const DAY = 86_400_000;
 const day0 = Math.floor((Date.now() - 2 * DAY) / DAY) * DAY;
 
-console.log('filling 86,400 fixes ...');
-const fix = store.db.prepare('INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-const trip = store.db.prepare(
-  `INSERT INTO tracks (source_id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, points, length_km, max_speed, avg_speed) VALUES (?, 'trip', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-);
-store.db.transaction(() => {
+console.log('filling 86,400 fixes and processing them ...');
+// Through the writer's own store code, as the gateway stores fixes; the running server's telemetry
+// core then derives the trips and parkings and packs the track points, as in real use.
+const fixes = new FixStore(store.db);
+{
   let lat = 52.37;
   let lng = 4.89;
   let heading = 0;
-  let tripStart: { t: number; lat: number; lng: number } | null = null;
+  let records: DeviceRecord[] = [];
   for (let i = 0; i < 86_400; i++) {
     const t = day0 + i * 1000;
     // 40 minutes driving, 20 parked, all day.
     const driving = i % 3600 < 2400;
     if (driving) {
-      if (!tripStart) tripStart = { t, lat, lng };
       heading += rnd() * 0.2;
       const v = 14 + rnd() * 4; // m/s
       lat += (Math.cos(heading) * v) / 111_320;
       lng += (Math.sin(heading) * v) / (111_320 * Math.cos((lat * Math.PI) / 180));
-    } else if (tripStart) {
-      trip.run(source, tripStart.t, t - 1000, tripStart.lat, tripStart.lng, lat, lng, 2400, 33.6, 65, 50);
-      tripStart = null;
     }
     const jitter = driving ? 0 : rnd() * 0.00005;
-    fix.run(source, t, lat + jitter, lng + jitter, 10, driving ? 50 : 0, 0, 9, 1, 5, 1, t, '{"ignition":true,"power":12.6,"battery":4.1,"io239":1,"io240":1}');
+    records.push({ time: t, lat: lat + jitter, lng: lng + jitter, altitude: 10, speed: driving ? 50 : 0, course: 0, satellites: 9, hdop: 1, valid: true, attributes: { ignition: true, power: 12.6, battery: 4.1, io239: 1, io240: 1 } });
+    if (records.length === 3600) {
+      fixes.write([pack(source, records, Date.now())], Date.now());
+      records = [];
+    }
   }
-})();
+}
+if (!(await running.telemetry.idle(120_000))) throw new Error('telemetry did not finish');
 
 const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
 const hash = login.hash as string;
-const firstTrip = store.db.prepare('SELECT id FROM tracks WHERE source_id = ? ORDER BY start_time LIMIT 1').pluck().get(source) as number;
+const firstTrip = store.db.prepare("SELECT id FROM tracks WHERE source_id = ? AND type = 'trip' ORDER BY start_time LIMIT 1").pluck().get(source) as number;
 const dayParams = { tracker_id: trackerId, from: formatDateTime(day0, TZ), to: formatDateTime(day0 + DAY - 1000, TZ) };
 
 const shapes: Array<[string, Record<string, unknown>]> = [

@@ -12,7 +12,8 @@ import { process as runPipeline, replayFrom, type PipelineState } from '../src/t
 import { loadGeoRows } from '../src/store/geo.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { TelemetryStore, type WindowResult as StoredWindow } from '../src/store/telemetry.ts';
-import type { Counters, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
+import type { Counters, Point, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
+import { emptyPacked, type PackedPoints } from '../src/store/track-points.ts';
 
 /** One round: the windows of several devices, processed one after the other. */
 export interface RoundTask {
@@ -62,6 +63,8 @@ export interface WindowResult {
   visitsOpen: Visit[];
   lastTime: number | null;
   processed: number;
+  /** The window's points as track points (what track/read shows). */
+  trackPoints: PackedPoints;
 }
 
 interface State {
@@ -111,10 +114,24 @@ export default function processRound(round: RoundTask): RoundResult {
       complete: t.complete,
       tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
       now: round.now,
+      trackPoints: w.lastTime === null ? undefined : { from: t.from, to: w.lastTime, points: w.trackPoints },
     });
   }
   store.writeAll(writes);
   return { written: writes.map((w) => w.sourceId), processed };
+}
+
+/** The points track/read shows (the store's rule): valid, with a location, not at 0,0. */
+function trackPointsOf(points: readonly Point[]): PackedPoints {
+  const out = emptyPacked(points.length);
+  for (const p of points) {
+    if (!p.valid || !Number.isFinite(p.lat) || !Number.isFinite(p.lng) || (p.lat === 0 && p.lng === 0)) continue;
+    out.time[out.n] = p.time;
+    out.lat[out.n] = p.lat;
+    out.lng[out.n] = p.lng;
+    out.lbs[out.n++] = p.lbs ? 1 : 0;
+  }
+  return out;
 }
 
 function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowResult {
@@ -155,5 +172,6 @@ function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowRe
     visitsOpen,
     lastTime: points.length ? points[points.length - 1].time : null,
     processed: points.length,
+    trackPoints: trackPointsOf(points),
   };
 }

@@ -8,7 +8,7 @@
 import { zip } from 'fflate';
 import { z } from 'zod';
 import type { GeocoderType } from '../geocoder/types.ts';
-import { emptyColumns, type PointColumns, type PointRow, type TrackRow } from '../store/tracks.ts';
+import { concatColumns, type PointColumns, type PointRow, type TrackRow } from '../store/tracks.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
@@ -162,19 +162,7 @@ async function readColumns(services: Services, sourceId: number, from: number, t
     if (parts.length) await new Promise((r) => setImmediate(r));
     parts.push(services.store.tracks.columns(sourceId, a, Math.min(to, a + DAY - 1), includeLbs));
   }
-  return parts.length === 1 ? parts[0] : concat(parts);
-}
-
-function concat(parts: PointColumns[]): PointColumns {
-  const n = parts.reduce((s, p) => s + p.n, 0);
-  const out = emptyColumns(n);
-  for (const p of parts) {
-    out.time.set(p.time.subarray(0, p.n), out.n);
-    out.lat.set(p.lat.subarray(0, p.n), out.n);
-    out.lng.set(p.lng.subarray(0, p.n), out.n);
-    out.n += p.n;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : concatColumns(parts);
 }
 
 const spans = (rows: TrackRow[]): Interval[] => rows.map((r) => ({ start: r.start_time, end: r.end_time }));

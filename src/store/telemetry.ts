@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import type { DB } from './db.ts';
 import { ALARM, IGNITION_KNOWN, IGNITION_ON } from '../gateway/packing.ts';
 import type { TaskStatus } from './tasks.ts';
+import { TrackPointStore, type PackedPoints } from './track-points.ts';
 
 /** What judging a task needs of its row. */
 export interface JudgedTask {
@@ -46,6 +47,8 @@ export interface WindowResult {
   /** The window reached the newest data (else it continues from the tail in the next round). */
   complete: boolean;
   now: number;
+  /** The window's track points: they replace the packed points of [from, to]. */
+  trackPoints?: { from: number; to: number; points: PackedPoints };
 }
 
 const JUDGED = 'id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id';
@@ -90,7 +93,10 @@ export class TelemetryStore {
   private collected: PointColumns | undefined;
   private collectStmt;
 
+  readonly trackPoints: TrackPointStore;
+
   constructor(readonly db: DB) {
+    this.trackPoints = new TrackPointStore(db);
     // Rows straight into the packed columns by an aggregate function: one JS call per row and no
     // per-row array (reading rows as arrays cost about as much again as the scan).
     // Named parameters, not a rest array: no array per row.
@@ -257,6 +263,7 @@ export class TelemetryStore {
       this.deleteOpenVisits.run(w.sourceId);
       this.deleteVisits.run(w.sourceId, w.from);
       for (const v of w.visits) this.insertVisit.run(w.sourceId, v.kind, v.id, v.enter, v.exit);
+      if (w.trackPoints) this.trackPoints.replace(w.sourceId, w.trackPoints.from, w.trackPoints.to, w.trackPoints.points);
       this.countersPut.run(w.sourceId, w.counters.odometerKm, w.counters.engineHours, w.counters.fuelConsumedL, w.now);
       if (w.tail) this.tailPut.run(w.sourceId, w.tail.time, w.tail.state);
       if (w.complete) this.clearPending.run(w.sourceId, w.pendingVersion);

@@ -10,6 +10,7 @@
  */
 import type { DB } from './db.ts';
 import type { Extent } from '../tracks/geo.ts';
+import { TrackPointStore } from './track-points.ts';
 
 export interface TrackRow {
   id: number;
@@ -62,6 +63,18 @@ function ordered(c: PointColumns): PointColumns {
   return out;
 }
 
+/** Columns one after the other (each in time order, each later than the one before). */
+export function concatColumns(parts: PointColumns[]): PointColumns {
+  const out = emptyColumns(parts.reduce((s, p) => s + p.n, 0));
+  for (const p of parts) {
+    out.time.set(p.time.subarray(0, p.n), out.n);
+    out.lat.set(p.lat.subarray(0, p.n), out.n);
+    out.lng.set(p.lng.subarray(0, p.n), out.n);
+    out.n += p.n;
+  }
+  return out;
+}
+
 function grow(c: PointColumns): void {
   for (const k of ['time', 'lat', 'lng'] as const) {
     const bigger = new Float64Array(Math.max(16, c[k].length * 2));
@@ -99,7 +112,12 @@ export class TrackStore {
   /** Set by the aggregate's result while `columns` runs (synchronous), read right after. */
   private collected: PointColumns | undefined;
 
+  private packed: TrackPointStore;
+  private inSnapshot: <T>(fn: () => T) => T;
+
   constructor(db: DB) {
+    this.packed = new TrackPointStore(db);
+    this.inSnapshot = (fn) => db.transaction(fn)();
     // Fills the columns of one query row by row: one JS call per row and no per-row objects.
     // (@types/better-sqlite3 types `step` with one argument; SQLite passes one per SQL argument.)
     // Returning nothing keeps the accumulator (cheaper than handing it back on every row).
@@ -159,8 +177,21 @@ export class TrackStore {
     return this.extentStmt.get(sourceId, from, to)!;
   }
 
-  /** Points in [from, to] as columns (arrays may be longer than n). */
+  /**
+   * Points in [from, to] as columns (arrays may be longer than n): the packed points (track-points.ts)
+   * as far as the telemetry core has processed, the rest from `fixes`, read in one snapshot.
+   */
   columns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
+    return this.inSnapshot(() => {
+      const covered = this.packed.coveredUntil(sourceId);
+      if (covered < from) return this.fixColumns(sourceId, from, to, includeLbs);
+      const stored = this.packed.read(sourceId, from, Math.min(to, covered), includeLbs);
+      return covered >= to ? stored : concatColumns([stored, this.fixColumns(sourceId, covered + 1, to, includeLbs)]);
+    });
+  }
+
+  /** Points in [from, to] read from `fixes`. */
+  fixColumns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
     this.collected = undefined;
     this.columnsStmt.get(sourceId, from, to, includeLbs ? 1 : 0);
     const out = this.collected ?? emptyColumns(0);

@@ -177,3 +177,26 @@ describe('the same day delivered late and out of order', () => {
     expect(visitsOf(trackers['350000000000002'].source)).toEqual(visitsOf(trackers['350000000000001'].source));
   });
 });
+
+describe('track points packed by the telemetry core', () => {
+  it('equal the fixes, for the day sent in order and the one delivered out of order; track/read answers the same from them', async () => {
+    const { from: day0, to: day1 } = { from: built.points[0].time, to: built.points[built.points.length - 1].time };
+    for (const imei of ['350000000000001', '350000000000002']) {
+      const source = trackers[imei].source;
+      expect(s.store.telemetry.trackPoints.coveredUntil(source)).toBe(day1);
+      const packed = s.store.telemetry.trackPoints.read(source, day0, day1, true);
+      const fromFixes = s.store.tracks.fixColumns(source, day0, day1, true);
+      expect(packed.n).toBe(fromFixes.n);
+      expect(Array.from(packed.time.subarray(0, packed.n))).toEqual(Array.from(fromFixes.time.subarray(0, fromFixes.n)));
+      expect(Array.from(packed.lat.subarray(0, packed.n))).toEqual(Array.from(fromFixes.lat.subarray(0, fromFixes.n)));
+      expect(Array.from(packed.lng.subarray(0, packed.n))).toEqual(Array.from(fromFixes.lng.subarray(0, fromFixes.n)));
+    }
+    const read = async (imei: string) =>
+      (await s.call('track/read', { hash: owner.hash, tracker_id: trackers[imei].id, from: fmt(day0), to: fmt(day1), point_limit: 500 })).body;
+    const one = await read('350000000000001');
+    expect(one.success).toBe(true);
+    expect(one.list.length).toBe(500);
+    expect(await read('350000000000002')).toEqual(one);
+  });
+});
+
