@@ -4,9 +4,10 @@
  *   - fixes/s acknowledged end to end (a fix counts once its ACK reached the tracker),
  *   - the indexed SQLite insert rate of the same rows through the same store code and durability,
  *     measured in the same run (the physical limit of this machine), and their ratio,
+ *   - whether the telemetry pool keeps pace: fixes not yet processed at the end, and the drain time,
  *   - the server's RSS with 10,000 connections held open.
  * Targets on a 2-core machine: >= 100,000 acknowledged fixes/s (ratio >= 0.25); 10,000 connections in <= 1.5 GiB.
- *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000]
+ *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000] [--interval 0]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -29,12 +30,15 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'per-packet': { type: 'string', default: '50' },
     connections: { type: 'string', default: '10000' },
+    // Seconds between a tracker's records; 0 floods (the most the server acknowledges).
+    interval: { type: 'string', default: '0' },
   },
 });
 const trackers = Number(values.trackers);
 const seconds = Number(values.seconds);
 const perPacket = Number(values['per-packet']);
 const connections = Number(values.connections);
+const interval = Number(values.interval);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `86${String(i + 1).padStart(13, '0')}`);
 
@@ -100,7 +104,7 @@ function rawInsertRate(rows: number, batch: number): number {
   let t0 = 0;
   let ackedAtStart = 0;
   const warmup = 2;
-  const sim = runSimulation({ protocol: 'teltonika', trackers, interval: 0, duration: seconds + warmup, host: '127.0.0.1', port, deviceIds: ids(trackers), recordsPerPacket: perPacket, drainTimeout: 0, onAck: (_d, r) => (acked += r.length) });
+  const sim = runSimulation({ protocol: 'teltonika', trackers, interval, duration: seconds + warmup, host: '127.0.0.1', port, deviceIds: ids(trackers), recordsPerPacket: perPacket, drainTimeout: 0, onAck: (_d, r) => (acked += r.length) });
   await new Promise((r) => setTimeout(r, warmup * 1000));
   t0 = performance.now();
   ackedAtStart = acked;
@@ -108,13 +112,25 @@ function rawInsertRate(rows: number, batch: number): number {
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const rate = (acked - ackedAtStart) / ((performance.now() - t0) / 1000);
   const rss = rssMiB(proc.pid!);
+  // Does the telemetry pool keep pace? The fixes stored but not yet processed (newer than each
+  // device's processed tail) at the end of the run, and how long they take to drain once it stops.
+  const watch = openDatabase(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
+  const unprocessed = () =>
+    watch.prepare('SELECT COUNT(*) FROM fixes f LEFT JOIN telemetry_tail t ON t.source_id = f.source_id WHERE f.lat IS NOT NULL AND (t.time IS NULL OR f.time > t.time)').pluck().get() as number;
+  const behind = unprocessed();
   await sim;
+  const drain0 = performance.now();
+  while ((watch.prepare('SELECT COUNT(*) FROM telemetry_pending').pluck().get() as number) > 0) await new Promise((r) => setTimeout(r, 50));
+  const drained = (performance.now() - drain0) / 1000;
+  const total = watch.prepare('SELECT COUNT(*) FROM fixes').pluck().get() as number;
+  watch.close();
   proc.kill('SIGTERM');
   await new Promise((r) => proc.once('exit', r));
   const raw = rawInsertRate(Math.max(200_000, Math.round(rate * 2)), trackers * perPacket);
   console.log(`acknowledged end to end: ${Math.round(rate).toLocaleString('en')} fixes/s (${trackers} trackers, ${perPacket} records per packet, ${seconds} s; server RSS ${rssBefore.toFixed(0)}-${rss.toFixed(0)} MiB)`);
   console.log(`raw indexed SQLite insert (same rows, same store code, synchronous=FULL): ${Math.round(raw).toLocaleString('en')} rows/s`);
   console.log(`ratio ${(rate / raw).toFixed(2)} (targets: >= 100,000 fixes/s, ratio >= 0.25)`);
+  console.log(`telemetry pool: ${behind.toLocaleString('en')} fixes not yet processed at the end of the run (${(behind / rate).toFixed(2)} s of ingest); all ${total.toLocaleString('en')} processed ${drained.toFixed(1)} s after the trackers stopped`);
 }
 
 // 2. RSS with many connections held open

@@ -4,7 +4,8 @@
  * every batch (JSON); the worker keeps only a cache: the geofence index, rebuilt when the
  * database's `geo` version changes.
  */
-import { decodePoints } from '../src/telemetry/batch.ts';
+import { Piscina } from 'piscina';
+import { decodePoints, encodeColumns, joinBatches } from '../src/telemetry/batch.ts';
 import { GeoIndex } from '../src/telemetry/geofence/index.ts';
 import { NearbyProbe } from '../src/telemetry/geofence/nearby.ts';
 import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type VisitState } from '../src/telemetry/geofence/visits.ts';
@@ -15,16 +16,22 @@ import { TelemetryStore, type WindowResult as StoredWindow } from '../src/store/
 import type { Counters, Point, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
 import { emptyPacked, type PackedPoints } from '../src/store/track-points.ts';
 
+/** Read the points of a round's windows (the scheduler's first step), answered as one buffer of PointBatch messages (`joinBatches`). */
+export interface ReadTask {
+  kind: 'read';
+  dbFile: string;
+  windows: Array<{ sourceId: number; from: number; limit: number }>;
+}
+
 /** One round: the windows of several devices, processed one after the other. */
 export interface RoundTask {
+  kind: 'process';
   dbFile: string;
   geoVersion: number;
   now: number;
   windows: WindowTask[];
   /** Every device taken in the round (also those without points): what to write for each. */
   write: Array<{ sourceId: number; from: number; version: number; complete: boolean }>;
-  /** Buffers to transfer (main thread side only). */
-  transfer?: ArrayBuffer[];
 }
 
 export interface WindowTask {
@@ -88,7 +95,23 @@ function geoIndex(dbFile: string, version: number): GeoIndex {
   return geo.index;
 }
 
-export default function processRound(round: RoundTask): RoundResult {
+export default function handle(task: ReadTask | RoundTask): RoundResult | ReturnType<typeof Piscina.move> {
+  return task.kind === 'read' ? readRound(task) : processRound(task);
+}
+
+/** Up to `limit` points of each window from its start, in one read transaction; the buffer is moved, not copied. */
+function readRound(task: ReadTask): ReturnType<typeof Piscina.move> {
+  const store = telemetryStore(task.dbFile);
+  const parts = store.db.transaction(() =>
+    task.windows.map((w) => {
+      const cols = store.pointColumns(w.sourceId, w.from, w.limit);
+      return { n: cols.n, bytes: cols.n ? encodeColumns(cols) : new Uint8Array(0) };
+    }),
+  )();
+  return Piscina.move(joinBatches(parts));
+}
+
+export function processRound(round: RoundTask): RoundResult {
   const index = geoIndex(round.dbFile, round.geoVersion);
   const results = new Map(round.windows.map((w) => [w.sourceId, processWindow(w, index, round.now)]));
   const store = telemetryStore(round.dbFile);

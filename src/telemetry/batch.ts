@@ -161,3 +161,37 @@ export function decodePoints(bytes: Uint8Array): Point[] {
   }
   return out;
 }
+
+/**
+ * Several windows' PointBatch messages in one buffer (one transfer between threads): a header of
+ * the count, then per window its point count and byte length (uint32 little-endian), then the
+ * messages one after the other.
+ */
+export function joinBatches(parts: Array<{ n: number; bytes: Uint8Array }>): Uint8Array {
+  const head = 4 + 8 * parts.length;
+  const out = new Uint8Array(head + parts.reduce((s, p) => s + p.bytes.length, 0));
+  const view = new DataView(out.buffer);
+  view.setUint32(0, parts.length, true);
+  let at = head;
+  parts.forEach((p, i) => {
+    view.setUint32(4 + 8 * i, p.n, true);
+    view.setUint32(8 + 8 * i, p.bytes.length, true);
+    out.set(p.bytes, at);
+    at += p.bytes.length;
+  });
+  return out;
+}
+
+/** The windows of `joinBatches`, as views into the same buffer. */
+export function splitBatches(buf: Uint8Array): Array<{ n: number; bytes: Uint8Array }> {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const count = view.getUint32(0, true);
+  let at = 4 + 8 * count;
+  return Array.from({ length: count }, (_, i) => {
+    const n = view.getUint32(4 + 8 * i, true);
+    const len = view.getUint32(8 + 8 * i, true);
+    const bytes = buf.subarray(at, at + len);
+    at += len;
+    return { n, bytes };
+  });
+}

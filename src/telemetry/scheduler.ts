@@ -9,21 +9,20 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
-import type { RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
+import type { ReadTask, RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
+import { splitBatches } from './batch.ts';
+import type { TrackerSettings } from './types.ts';
 import type { Pending } from '../store/telemetry.ts';
-import { encodeColumns } from './batch.ts';
 
 export interface SchedulerOptions {
   dbFile: string;
   threads?: number;
   /** Start the worker threads at once (default) rather than on the first round. */
   warm?: boolean;
-  /** Points in one round (default 8,000: fewer, larger transactions in the workers). */
-  roundPoints?: number;
+  /** Devices in one round (default 16). */
+  roundDevices?: number;
   /** Most points of one device per round (a longer window continues in the next one). */
   windowPoints?: number;
-  /** Points read between two yields to the event loop while a round is built (API latency). */
-  slicePoints?: number;
   pollMs?: number;
   /** Least time between two windows of one device (default 1 s). */
   minIntervalMs?: number;
@@ -33,11 +32,17 @@ export interface SchedulerOptions {
   log?(msg: string, data?: Record<string, unknown>): void;
 }
 
+/** A window taken into a round, with what processing it needs besides its points. */
 interface Taken {
   sourceId: number;
   version: number;
   from: number;
+  state: string | null;
   trackerIds: number[];
+  ownerIds: number[];
+  settings: TrackerSettings;
+  fuelPer100Km?: number;
+  /** Points read (known once the round's points are read). */
   points: number;
   /** Most points asked for: a window that got this many may have more. */
   limit: number;
@@ -60,7 +65,7 @@ export class TelemetryScheduler {
     private opts: SchedulerOptions,
   ) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
-    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000, resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YG ?? 0) || undefined } });
+    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
     // One round running and one waiting per thread: rounds are large.
     this.maxRounds = threads * 2;
   }
@@ -97,18 +102,18 @@ export class TelemetryScheduler {
   }
   private building = false;
 
-  /** Builds and sends rounds while there is work and room in the pool. */
+  /** Sends rounds while there is work and room in the pool. */
   private async build(): Promise<void> {
     while (!this.closed && this.rounds < this.maxRounds) {
-      const round = await this.takeRound();
+      const round = this.takeRound();
       if (!round) return;
       this.rounds++;
-      this.runRound(round.task, round.taken)
+      this.runRound(round)
         .catch((e) => this.opts.log?.('telemetry round failed', { error: String((e as Error)?.stack ?? e) }))
         .finally(() => {
           this.rounds--;
           const done = Date.now();
-          for (const t of round.taken) {
+          for (const t of round) {
             this.inFlight.delete(t.sourceId);
             this.lastDone.set(t.sourceId, done);
             // A window cut at its point limit has more waiting: it continues without a rest.
@@ -119,6 +124,7 @@ export class TelemetryScheduler {
           // Only what is already waiting: fresh data is gathered by soon().
           if (!this.closed) setImmediate(() => this.kick());
         });
+      await new Promise((r) => setImmediate(r)); // the API and the gateway go between rounds
     }
   }
 
@@ -148,55 +154,35 @@ export class TelemetryScheduler {
   private cursor = -1;
 
   /**
-   * The windows of one round: pending devices not in flight, up to the point budget. Reading is
-   * done in slices with a yield to the event loop between them, so the API and the gateway never
-   * wait for more than a slice (a few milliseconds) while rounds are large.
+   * The windows of one round: pending devices not in flight, where each continues (its tail, or
+   * the checkpoint before late data) and what it needs besides its points. No point is read on
+   * this thread: a worker reads them (`runRound`).
    */
-  private async takeRound(): Promise<{ task: RoundTask; taken: Taken[] } | undefined> {
-    const budget = this.opts.roundPoints ?? 8_000;
-    const slice = this.opts.slicePoints ?? 1_000;
-    const now = (this.opts.now ?? Date.now)();
-    const windows: WindowTask[] = [];
-    const taken: Taken[] = [];
-    let points = 0;
+  private takeRound(): Taken[] | undefined {
+    const devices = this.opts.roundDevices ?? 16;
+    const perWindow = this.opts.windowPoints ?? 2_000;
     const rested = Date.now() - (this.opts.minIntervalMs ?? 1000);
-    const candidates = this.candidates(256);
-    let next = 0;
-    // One read transaction per slice: one snapshot, and one lock instead of one per statement.
-    const readSlice = this.store.db.transaction(() => {
-      for (let read = 0; next < candidates.length && read < slice && points < budget; ) {
-        const p = candidates[next++];
+    const taken: Taken[] = [];
+    // One read transaction: one snapshot, and one lock instead of one per statement.
+    this.store.db.transaction(() => {
+      for (const p of this.candidates(256)) {
+        if (taken.length >= devices) break;
         this.cursor = p.source_id;
         if (this.inFlight.has(p.source_id)) continue;
         // A device processed a moment ago waits a little: its next window then carries more points
         // (each window costs reads and writes).
         if ((this.lastDone.get(p.source_id) ?? 0) > rested && !this.cut.has(p.source_id)) continue;
-        const w = this.readWindow(p.source_id);
-        if (!w) continue;
         this.inFlight.add(p.source_id);
-        taken.push(w.taken);
-        if (w.window) windows.push(w.window);
-        read += w.taken.points + 50;
-        points += w.taken.points;
+        taken.push(this.window(p, perWindow));
       }
-    });
-    while (!this.closed) {
-      readSlice();
-      if (next >= candidates.length || points >= budget) break;
-      await new Promise((r) => setImmediate(r)); // the API and the gateway go between slices
-    }
-    if (!taken.length) return undefined;
-    const transfer = windows.map((w) => w.points.buffer as ArrayBuffer);
-    // The geo version after the reads: a worker rebuilds its index when it moved.
-    return { task: { dbFile: this.opts.dbFile, geoVersion: this.store.telemetry.geoVersion(), now, windows, transfer, write: [] }, taken };
+    })();
+    return taken.length ? taken : undefined;
   }
 
   /** One device's window: in-order data continues from the tail; late data restarts from the checkpoint before it. */
-  private readWindow(sourceId: number): { taken: Taken; window?: WindowTask } | undefined {
+  private window(pending: Pending, limit: number): Taken {
     const { store } = this;
-    const perWindow = this.opts.windowPoints ?? 2_000;
-    const pending = store.telemetry.pendingOf(sourceId);
-    if (!pending) return undefined;
+    const sourceId = pending.source_id;
     const tail = store.telemetry.tail(sourceId);
     let from: number;
     let state: string | null;
@@ -208,34 +194,46 @@ export class TelemetryScheduler {
       from = cp?.time ?? 0;
       state = cp?.state ?? null;
     }
-    // A window is never cut to a sliver to fill a round: the round goes over budget instead.
-    const pts = store.telemetry.pointColumns(sourceId, from, perWindow);
     const trackers = store.trackers.bySource(sourceId);
-    const trackerIds = trackers.map((t) => t.id);
-    const taken: Taken = { sourceId, version: pending.version, from, trackerIds, points: pts.n, limit: perWindow };
-    if (!pts.n) return { taken }; // nothing with a location: cleared after the round
     const fuel = trackers.length ? store.employees.byTracker(trackers[0].id)?.fuel_consumption : undefined;
     return {
-      taken,
-      window: {
-        sourceId,
-        ownerIds: [...new Set(trackers.map((t) => t.user_id))],
-        trackerIds,
-        settings: store.telemetry.settings(sourceId),
-        fuelPer100Km: fuel || undefined,
-        state,
-        from,
-        points: encodeColumns(pts),
-      },
+      sourceId,
+      version: pending.version,
+      from,
+      state,
+      trackerIds: trackers.map((t) => t.id),
+      ownerIds: [...new Set(trackers.map((t) => t.user_id))],
+      settings: store.telemetry.settings(sourceId),
+      fuelPer100Km: fuel || undefined,
+      points: 0,
+      limit,
     };
   }
 
-  private async runRound(task: RoundTask, taken: Taken[]): Promise<void> {
-    const { transfer, ...payload } = task;
-    // The worker processes the windows and writes their results through its own connection: the
-    // writes are off this thread (SQLite serializes them with the gateway's commits).
-    const windows = taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, complete: t.points < t.limit }));
-    const result: RoundResult = await this.pool.run({ ...payload, write: windows }, { transferList: transfer });
+  /**
+   * A worker reads the round's points (its own connection) into one buffer of PointBatch messages,
+   * transferred to this thread and on, untouched, to the worker that processes them and writes the
+   * results through its connection. This thread only schedules: no per-point work.
+   */
+  private async runRound(taken: Taken[]): Promise<void> {
+    const { dbFile } = this.opts;
+    const batches: Uint8Array = await this.pool.run({ kind: 'read', dbFile, windows: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, limit: t.limit })) } satisfies ReadTask);
+    const read = splitBatches(batches);
+    const windows: WindowTask[] = [];
+    taken.forEach((t, i) => {
+      t.points = read[i].n;
+      if (!t.points) return; // nothing with a location: cleared after the round
+      windows.push({ sourceId: t.sourceId, ownerIds: t.ownerIds, trackerIds: t.trackerIds, settings: t.settings, fuelPer100Km: t.fuelPer100Km, state: t.state, from: t.from, points: read[i].bytes });
+    });
+    const task: RoundTask = {
+      kind: 'process',
+      dbFile,
+      geoVersion: this.store.telemetry.geoVersion(),
+      now: (this.opts.now ?? Date.now)(),
+      windows,
+      write: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, complete: t.points < t.limit })),
+    };
+    const result: RoundResult = await this.pool.run(task, { transferList: [batches.buffer as ArrayBuffer] });
     this.processed += result.processed;
     for (const t of taken) if (result.written.includes(t.sourceId)) this.opts.onProcessed?.(t.trackerIds, t.from);
   }

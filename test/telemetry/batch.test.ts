@@ -1,6 +1,6 @@
 /** Point batches: the hand-written packed columns are the protobuf wire format of PointBatch, both ways. */
 import { describe, expect, it } from 'vitest';
-import { decodePoints, emptyColumns, encodeColumns, encodePoints, PointBatch } from '../../src/telemetry/batch.ts';
+import { decodePoints, emptyColumns, encodeColumns, encodePoints, joinBatches, PointBatch, splitBatches } from '../../src/telemetry/batch.ts';
 import type { Point } from '../../src/telemetry/types.ts';
 
 const points: Point[] = Array.from({ length: 300 }, (_, i) => ({
@@ -23,6 +23,16 @@ const points: Point[] = Array.from({ length: 300 }, (_, i) => ({
 const same = (a: Point[], b: Point[]) => expect(JSON.stringify(b)).toBe(JSON.stringify(a));
 
 describe('PointBatch', () => {
+  it('several windows travel in one buffer and decode from views into it, empty windows included', () => {
+    const a = points.slice(0, 2);
+    const b = points.slice(1);
+    const joined = joinBatches([{ n: a.length, bytes: encodePoints(a) }, { n: 0, bytes: new Uint8Array(0) }, { n: b.length, bytes: encodePoints(b) }]);
+    // What the receiving thread gets: a fresh buffer (structured clone / transfer).
+    const parts = splitBatches(new Uint8Array(joined.slice().buffer));
+    expect(parts.map((p) => p.n)).toEqual([a.length, 0, b.length]);
+    same(a, decodePoints(parts[0].bytes));
+    same(b, decodePoints(parts[2].bytes));
+  });
   it('round-trips points', () => same(points, decodePoints(encodePoints(points))));
   it('is what protobufjs reads and writes for the schema', () => {
     const bytes = encodePoints(points);
