@@ -31,7 +31,7 @@ export interface RoundTask {
   now: number;
   windows: WindowTask[];
   /** Every device taken in the round (also those without points): what to write for each. */
-  write: Array<{ sourceId: number; from: number; version: number; complete: boolean }>;
+  write: Array<{ sourceId: number; from: number; version: number; lateVersion: number; complete: boolean }>;
 }
 
 export interface WindowTask {
@@ -133,6 +133,7 @@ export function processRound(round: RoundTask): RoundResult {
       visits: [...w.visitsClosed, ...w.visitsOpen],
       counters: w.counters,
       pendingVersion: t.version,
+      lateVersion: t.lateVersion,
       // A window cut at its point limit continues from its tail next round.
       complete: t.complete,
       tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },

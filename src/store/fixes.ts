@@ -50,8 +50,10 @@ export class FixStore {
     this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
     // What the telemetry core still has to process: the earliest new fix time per device (migration 009).
     this.pendingStmt = db.prepare(
-      `INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, ?, 1)
-       ON CONFLICT (source_id) DO UPDATE SET from_time = min(from_time, excluded.from_time), version = version + 1`,
+      `INSERT INTO telemetry_pending (source_id, from_time, version, late_from, late_version) VALUES (?, ?, 1, ?, ?)
+       ON CONFLICT (source_id) DO UPDATE SET from_time = min(from_time, excluded.from_time), version = version + 1,
+         late_from = CASE WHEN excluded.late_from IS NULL THEN late_from ELSE min(coalesce(late_from, excluded.late_from), excluded.late_from) END,
+         late_version = late_version + excluded.late_version`,
     );
   }
 
@@ -70,6 +72,7 @@ export class FixStore {
     let n = 0;
     const touched = new Set<number>();
     const earliest = new Map<number, number>();
+    const newestBefore = new Map<number, number | null>();
     const run = this.db.transaction(() => {
       const params: unknown[] = [];
       for (const b of batches) {
@@ -85,7 +88,10 @@ export class FixStore {
             this.insertMany.run(params);
             params.length = 0;
           }
-          this.advance(this.state(sourceId), v, o);
+          const st = this.state(sourceId);
+          // The device's newest fix before this commit: new data at or before it is late data.
+          if (!touched.has(sourceId)) newestBefore.set(sourceId, st.last_time);
+          this.advance(st, v, o);
           touched.add(sourceId);
           const e = earliest.get(sourceId);
           if (e === undefined || time < e) earliest.set(sourceId, time);
@@ -100,7 +106,10 @@ export class FixStore {
         const s = this.states.get(id)!;
         this.statePut.run(id, s.fix_time, s.lat, s.lng, s.alt, s.speed, s.course, s.satellites, s.precision, s.last_time, JSON.stringify(s.attrs), now);
         this.seenStmt.run(now, now, id);
-        this.pendingStmt.run(id, earliest.get(id)!);
+        const from = earliest.get(id)!;
+        const newest = newestBefore.get(id);
+        const late = newest !== null && newest !== undefined && from <= newest;
+        this.pendingStmt.run(id, from, late ? from : null, late ? 1 : 0);
       }
     });
     try {

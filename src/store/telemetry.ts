@@ -28,6 +28,10 @@ export interface Pending {
   source_id: number;
   from_time: number;
   version: number;
+  /** Earliest time of late data (reaching back before the device's newest fix) not yet processed. */
+  late_from: number | null;
+  /** Commits of late data so far. */
+  late_version: number;
 }
 
 export interface WindowResult {
@@ -42,6 +46,8 @@ export interface WindowResult {
   counters: Counters;
   /** Pending version seen when the window was taken: the row is cleared only if nothing came since. */
   pendingVersion: number;
+  /** Late-data count seen then: if it is unchanged, whatever came meanwhile continues from the tail. */
+  lateVersion: number;
   /** State after the last processed point, and that point's time. */
   tail: { time: number; state: string } | null;
   /** The window reached the newest data (else it continues from the tail in the next round). */
@@ -80,6 +86,7 @@ export class TelemetryStore {
   private settingsPut;
   private tailGet;
   private advancePending;
+  private continuePending;
   private geoStmt;
   private dueStmt;
   private judgeStmt;
@@ -159,7 +166,11 @@ export class TelemetryStore {
     this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
     this.outcomeStmt = db.prepare(`UPDATE tasks SET status_change_date = CASE WHEN status = @status THEN status_change_date ELSE @at END,
       status = @status, arrival_date = @arrival_date, stay_duration = @stay_duration, completion_date = @completion_date WHERE id = @id`);
-    this.advancePending = db.prepare('UPDATE telemetry_pending SET from_time = ? WHERE source_id = ? AND version = ?');
+    this.advancePending = db.prepare('UPDATE telemetry_pending SET from_time = ?, late_from = NULL WHERE source_id = ? AND version = ?');
+    this.continuePending = db.prepare(`UPDATE telemetry_pending SET
+        from_time = CASE WHEN late_version = @lateVersion THEN @next ELSE min(coalesce(late_from, @next), @next) END,
+        late_from = CASE WHEN late_version = @lateVersion THEN NULL ELSE late_from END
+      WHERE source_id = @source AND version <> @version`);
     this.geoStmt = db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck();
     this.tailGet = db.prepare<[number], { time: number; state: string }>('SELECT time, state FROM telemetry_tail WHERE source_id = ?');
     this.tailPut = db.prepare('INSERT OR REPLACE INTO telemetry_tail (source_id, time, state) VALUES (?, ?, ?)');
@@ -268,6 +279,9 @@ export class TelemetryStore {
       if (w.tail) this.tailPut.run(w.sourceId, w.tail.time, w.tail.state);
       if (w.complete) this.clearPending.run(w.sourceId, w.pendingVersion);
       else if (w.tail) this.advancePending.run(w.tail.time + 1, w.sourceId, w.pendingVersion);
+      // New data came while the window ran: in-order data continues from the tail; late data (or
+      // all of it, when late data came meanwhile) waits from the earliest late time.
+      if (w.tail) this.continuePending.run({ source: w.sourceId, version: w.pendingVersion, lateVersion: w.lateVersion, next: w.tail.time + 1 });
     }
   }
 
@@ -292,8 +306,8 @@ export class TelemetryStore {
       this.db.prepare('DELETE FROM telemetry_checkpoints WHERE source_id = ?').run(sourceId);
       this.db.prepare('DELETE FROM telemetry_tail WHERE source_id = ?').run(sourceId);
       this.db
-        .prepare(`INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, 0, 1)
-          ON CONFLICT (source_id) DO UPDATE SET from_time = 0, version = version + 1`)
+        .prepare(`INSERT INTO telemetry_pending (source_id, from_time, version, late_from, late_version) VALUES (?, 0, 1, 0, 1)
+          ON CONFLICT (source_id) DO UPDATE SET from_time = 0, version = version + 1, late_from = 0, late_version = late_version + 1`)
         .run(sourceId);
     })();
   }

@@ -36,6 +36,7 @@ export interface SchedulerOptions {
 interface Taken {
   sourceId: number;
   version: number;
+  lateVersion: number;
   from: number;
   state: string | null;
   trackerIds: number[];
@@ -199,6 +200,7 @@ export class TelemetryScheduler {
     return {
       sourceId,
       version: pending.version,
+      lateVersion: pending.late_version,
       from,
       state,
       trackerIds: trackers.map((t) => t.id),
@@ -231,7 +233,7 @@ export class TelemetryScheduler {
       geoVersion: this.store.telemetry.geoVersion(),
       now: (this.opts.now ?? Date.now)(),
       windows,
-      write: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, complete: t.points < t.limit })),
+      write: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, lateVersion: t.lateVersion, complete: t.points < t.limit })),
     };
     const result: RoundResult = await this.pool.run(task, { transferList: [batches.buffer as ArrayBuffer] });
     this.processed += result.processed;
