@@ -4,6 +4,7 @@
  */
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
+import type { Services } from './api/kernel.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
@@ -47,6 +48,8 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
   gateway.core.writer.onCommitted = () => telemetry.soon();
+  // Long track lines are simplified in the pool, off the event loop.
+  (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
   telemetry.start();
   judge.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);

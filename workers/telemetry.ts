@@ -5,6 +5,7 @@
  * database's `geo` version changes.
  */
 import { Piscina } from 'piscina';
+import { simplifyLine } from '../src/tracks/simplify.ts';
 import { decodePoints, encodeColumns, joinBatches } from '../src/telemetry/batch.ts';
 import { GeoIndex } from '../src/telemetry/geofence/index.ts';
 import { NearbyProbe } from '../src/telemetry/geofence/nearby.ts';
@@ -21,6 +22,14 @@ export interface ReadTask {
   kind: 'read';
   dbFile: string;
   windows: Array<{ sourceId: number; from: number; limit: number }>;
+}
+
+/** Simplify a long track line to `limit` points (track/read and track/download, off the event loop). */
+export interface SimplifyTask {
+  kind: 'simplify';
+  lat: Float64Array;
+  lng: Float64Array;
+  limit: number;
 }
 
 /** One round: the windows of several devices, processed one after the other. */
@@ -95,7 +104,8 @@ function geoIndex(dbFile: string, version: number): GeoIndex {
   return geo.index;
 }
 
-export default function handle(task: ReadTask | RoundTask): RoundResult | ReturnType<typeof Piscina.move> {
+export default function handle(task: ReadTask | RoundTask | SimplifyTask): RoundResult | ReturnType<typeof Piscina.move> {
+  if (task.kind === 'simplify') return Piscina.move(simplifyLine(task.lat, task.lng, task.limit));
   return task.kind === 'read' ? readRound(task) : processRound(task);
 }
 

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Offload } from '../tracks/points.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { ChatDelivery } from '../gateway/chat.ts';
@@ -31,6 +32,8 @@ export interface Services {
   chat: ChatDelivery;
   /** The clock (ms UTC); tests may replace it. */
   now: () => number;
+  /** Long track lines simplified off the event loop (the telemetry pool); absent: on this thread. */
+  simplify?: Offload;
 }
 
 /**

@@ -17,7 +17,7 @@ import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
 import { hiddenTrip } from '../tracks/filter.ts';
 import { extentDiagonalM } from '../tracks/geo.ts';
 import { trackKml, type KmlTrack } from '../tracks/kml.ts';
-import { membership, outside, simplifyIndices, within, type Interval } from '../tracks/points.ts';
+import { membership, outside, simplifyIndicesOff, within, type Interval } from '../tracks/points.ts';
 import { ApiError, invalidParams } from './errors.ts';
 import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
@@ -216,7 +216,7 @@ const read = defineCall({
     const cols = await readColumns(services, tracker.source_id, p.from, p.to, q.include_gsm_lbs);
     // Segments only matter for a period: a track's own points all belong to it.
     const { shown, hidden } = q.track_id === undefined ? visibleTracks(ask, tracker, p, { includeLbs: true, filter: q.filter }) : { shown: [], hidden: [] };
-    const kept = simplifyIndices(cols, outside(cols, spans(hidden)), q.point_limit);
+    const kept = await simplifyIndicesOff(cols, outside(cols, spans(hidden)), q.point_limit, services.simplify);
     const times = Array.from(kept, (i) => cols.time[i]);
     const rows = services.store.tracks.details(tracker.source_id, times);
     const inTrack = q.track_id === undefined ? membership(times, times.length, spans(shown)) : new Uint8Array(times.length).fill(1);
@@ -248,10 +248,10 @@ const download = defineCall({
     // The spec: include_gsm_lbs=false drops LBS points only when track_ids are not given.
     const cols = await readColumns(services, tracker.source_id, p.from, p.to, q.include_gsm_lbs || !!chosen);
     const name = `${tracker.label}: ${formatDateTime(p.from, tz)} - ${formatDateTime(p.to, tz)}`;
-    const line = (idx: Int32Array) => Array.from(simplifyIndices(cols, idx, q.point_limit), (i) => ({ lat: cols.lat[i], lng: cols.lng[i], alt: null }));
+    const line = async (idx: Int32Array) => Array.from(await simplifyIndicesOff(cols, idx, q.point_limit, services.simplify), (i) => ({ lat: cols.lat[i], lng: cols.lng[i], alt: null }));
     let kml: string;
     if (q.split) kml = trackKml({ name, tracks: await folders(ask, shown, cols, line, tz) });
-    else kml = trackKml({ name, line: line(chosen ? insideAny(cols, chosen) : outside(cols, spans(hidden))) });
+    else kml = trackKml({ name, line: await line(chosen ? insideAny(cols, chosen) : outside(cols, spans(hidden))) });
     const file = `track_${tracker.id}_${formatDateTime(p.from, tz).slice(0, 10)}`;
     if (q.format === 'kml') return new FileAnswer(kml, 'application/vnd.google-earth.kml+xml; charset=utf-8', `${file}.kml`);
     return new FileAnswer(await kmz(kml), 'application/vnd.google-earth.kmz', `${file}.kmz`);
@@ -276,16 +276,18 @@ function insideAny(cols: PointColumns, rows: TrackRow[]): Int32Array {
   return Int32Array.from(out);
 }
 
-async function folders(ask: Ask, rows: TrackRow[], cols: PointColumns, line: (idx: Int32Array) => KmlTrack['line'], tz: string): Promise<KmlTrack[]> {
+async function folders(ask: Ask, rows: TrackRow[], cols: PointColumns, line: (idx: Int32Array) => Promise<KmlTrack['line']>, tz: string): Promise<KmlTrack[]> {
   const addressed = await withAddresses(ask, rows);
-  return addressed.map((r, k) => ({
+  const out: KmlTrack[] = [];
+  for (const [k, r] of addressed.entries()) out.push({
     name: `${r.type === 'trip' ? 'Track' : 'Single report'} ${k + 1}: ${formatDateTime(r.start_time, tz)} - ${formatDateTime(r.end_time, tz)}`,
     begin: r.start_time,
     end: r.end_time,
     start: { lat: r.start_lat, lng: r.start_lng, alt: null, time: r.start_time, description: placeText(r.start_time, r.start_address, tz) },
     finish: { lat: r.end_lat, lng: r.end_lng, alt: null, time: r.end_time, description: placeText(r.end_time, r.end_address, tz) },
-    line: line(within(cols, r.start_time, r.end_time)),
-  }));
+    line: await line(within(cols, r.start_time, r.end_time)),
+  });
+  return out;
 }
 
 const placeText = (ms: number, address: string, tz: string) => (address ? `${formatDateTime(ms, tz)}, ${address}` : formatDateTime(ms, tz));

@@ -9,7 +9,7 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
-import type { ReadTask, RoundResult, RoundTask, WindowTask } from '../../workers/telemetry.ts';
+import type { ReadTask, RoundResult, RoundTask, SimplifyTask, WindowTask } from '../../workers/telemetry.ts';
 import { splitBatches } from './batch.ts';
 import type { TrackerSettings } from './types.ts';
 import type { Pending } from '../store/telemetry.ts';
@@ -238,6 +238,11 @@ export class TelemetryScheduler {
     const result: RoundResult = await this.pool.run(task, { transferList: [batches.buffer as ArrayBuffer] });
     this.processed += result.processed;
     for (const t of taken) if (result.written.includes(t.sourceId)) this.opts.onProcessed?.(t.trackerIds, t.from);
+  }
+
+  /** Simplifies a long track line in the pool (off the event loop); the arrays are transferred. */
+  async simplify(lat: Float64Array, lng: Float64Array, limit: number): Promise<Int32Array> {
+    return this.pool.run({ kind: 'simplify', lat, lng, limit } satisfies SimplifyTask, { transferList: [lat.buffer as ArrayBuffer, lng.buffer as ArrayBuffer] });
   }
 
   async close(): Promise<void> {

@@ -49,6 +49,27 @@ export function simplifyIndices(cols: PointColumns, idx: Int32Array, limit: numb
   return simplifyLine(lat, lng, limit).map((k) => idx[k]);
 }
 
+/** Simplifies a line elsewhere (a worker thread); the arrays are handed over (transferred). */
+export type Offload = (lat: Float64Array, lng: Float64Array, limit: number) => Promise<Int32Array>;
+
+/**
+ * Lines longer than this are simplified by `offload` when given: ~12 scans of a month of 1 s
+ * fixes would hold the event loop for well over 100 ms.
+ */
+export const OFFLOAD_POINTS = 100_000;
+
+/** `simplifyIndices`, with long lines simplified off this thread. Same answer. */
+export async function simplifyIndicesOff(cols: PointColumns, idx: Int32Array, limit: number | undefined, offload: Offload | undefined): Promise<Int32Array> {
+  if (!offload || limit === undefined || idx.length <= Math.max(limit, OFFLOAD_POINTS)) return simplifyIndices(cols, idx, limit);
+  const lat = new Float64Array(idx.length);
+  const lng = new Float64Array(idx.length);
+  for (let k = 0; k < idx.length; k++) {
+    lat[k] = cols.lat[idx[k]];
+    lng[k] = cols.lng[idx[k]];
+  }
+  return (await offload(lat, lng, limit)).map((k) => idx[k]);
+}
+
 /** Indices of the points within [from, to] (ascending times). */
 export function within(cols: PointColumns, from: number, to: number): Int32Array {
   let a = 0;
