@@ -1,8 +1,10 @@
 /**
- * A telemetry worker: runs the pure processing pipeline over one device's batch of points and
- * writes them (its own connection; SQLite serializes writers). State comes in and goes out with
- * every batch (JSON); the worker keeps only a cache: the geofence index, rebuilt when the
- * database's `geo` version changes.
+ * A telemetry worker. Three kinds of task: `read` the points of a round's windows (its own
+ * connection) into one buffer of PointBatch messages; `process` a round: the pure pipeline over each
+ * device's batch, geofences and visits, then the results written through its own connection (SQLite
+ * serializes writers); `simplify` a long track line for the API. State comes in and goes out with
+ * every batch (JSON); the worker keeps only caches: its connection and the geofence index, rebuilt
+ * when the database's `geo` version changes.
  */
 import { Piscina } from 'piscina';
 import { simplifyLine } from '../src/tracks/simplify.ts';
@@ -121,7 +123,7 @@ function readRound(task: ReadTask): ReturnType<typeof Piscina.move> {
   return Piscina.move(joinBatches(parts));
 }
 
-export function processRound(round: RoundTask): RoundResult {
+function processRound(round: RoundTask): RoundResult {
   const index = geoIndex(round.dbFile, round.geoVersion);
   const results = new Map(round.windows.map((w) => [w.sourceId, processWindow(w, index, round.now)]));
   const store = telemetryStore(round.dbFile);

@@ -2,11 +2,10 @@
  * The telemetry core's SQL: what is pending, the points of a window, checkpoints, and the derived
  * data (tracks, visits, counters) written back in one transaction per processed window.
  */
-import type { Counters, Point, Segment, TrackerSettings, Visit } from '../telemetry/types.ts';
+import type { Counters, Segment, TrackerSettings, Visit } from '../telemetry/types.ts';
 import { emptyColumns, type PointColumns } from '../telemetry/batch.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import type { DB } from './db.ts';
-import { ALARM, IGNITION_KNOWN, IGNITION_ON } from '../gateway/packing.ts';
 import type { TaskStatus } from './tasks.ts';
 import { TrackPointStore, type PackedPoints } from './track-points.ts';
 
@@ -63,14 +62,11 @@ const JUDGED = 'id, type, route_id, ord AS route_order, status, from_time, to_ti
 const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used
   FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
 
-type PointRow = [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number, number | null, number | null, number | null];
-const nan = (v: number | null) => (v === null ? NaN : v);
 
 export class TelemetryStore {
   private pendingStmt;
   private pendingOne;
   private clearPending;
-  private pointsStmt;
   private checkpointBefore;
   private deleteTracks;
   private deleteOpenTracks;
@@ -139,7 +135,6 @@ export class TelemetryStore {
     this.pendingStmt = db.prepare<[number, number], Pending>('SELECT * FROM telemetry_pending WHERE source_id > ? ORDER BY source_id LIMIT ?');
     this.pendingOne = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending WHERE source_id = ?');
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
-    this.pointsStmt = db.prepare(POINTS_SQL).raw(true);
     this.checkpointBefore = db.prepare<[number, number], { time: number; state: string }>('SELECT time, state FROM telemetry_checkpoints WHERE source_id = ? AND time <= ? ORDER BY time DESC LIMIT 1');
     // Each a range of an index (an OR of them would scan the device's whole history).
     this.deleteOpenTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND open = 1');
@@ -235,20 +230,6 @@ export class TelemetryStore {
     const c = n && this.collected ? this.collected : emptyColumns(0);
     this.collected = undefined;
     return c;
-  }
-
-  /** Up to `limit` fixes with a location from `from` on, in time order. */
-  points(sourceId: number, from: number, limit: number): Point[] {
-    return (this.pointsStmt.all(sourceId, from, limit) as PointRow[]).map((r) => {
-      const p: Point = { time: r[0], lat: r[1], lng: r[2], alt: nan(r[3]), speed: nan(r[4]), course: nan(r[5]), satellites: nan(r[6]), precision: nan(r[7]), hdop: nan(r[8]), valid: !!(r[9] & 1), lbs: !!(r[9] & 2) };
-      const f = r[9];
-      if (f & IGNITION_KNOWN) p.ignition = !!(f & IGNITION_ON);
-      if (f & ALARM) p.event = true;
-      if (r[10] !== null) p.odometer = r[10];
-      if (r[11] !== null) p.hours = r[11];
-      if (r[12] !== null) p.fuelUsed = r[12];
-      return p;
-    });
   }
 
   /** Write the results of a round's windows in one transaction. */

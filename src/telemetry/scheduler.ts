@@ -1,7 +1,8 @@
 /**
  * Runs the telemetry pipeline over what the gateway stored, in rounds: a round takes the pending
- * windows of many devices (each device in at most one round at a time: per-device order), sends
- * them to a Piscina worker as one task, and writes all results in one transaction. Work to do is
+ * windows of several devices (each device in at most one round at a time: per-device order); a
+ * Piscina worker reads their points, another processes them and writes all results in one
+ * transaction; this thread only schedules (docs/telemetry.md). Work to do is
  * the `telemetry_pending` table, written in the same transaction as the fixes, so nothing committed
  * is ever skipped, also across restarts. In-order data continues from the stored tail state; late
  * data restarts from the checkpoint before it, and everything derived from there on is replaced.
@@ -79,7 +80,7 @@ export class TelemetryScheduler {
 
   /**
    * Look for work shortly (the gateway calls it after each commit): a short wait gathers more of a
-   * device's points into one window, since each window costs reads and writes on this thread.
+   * device's points into one window, since each window costs reads and writes.
    */
   soon(delayMs = 200): void {
     if (this.soonTimer || this.closed) return;
