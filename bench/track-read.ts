@@ -14,7 +14,7 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
 import { openStore } from '../src/store/index.ts';
-import { formatDateTime } from '../src/time.ts';
+import { formatDateTime } from '../src/core/time.ts';
 import { pack } from '../src/gateway/packing.ts';
 import { FixStore } from '../src/store/fixes.ts';
 import type { DeviceRecord } from '../protocols/types.ts';

@@ -1,6 +1,6 @@
 /** User time zones: formatting and parsing `yyyy-MM-dd HH:mm:ss` against Intl, across DST changes. */
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, isoDuration, parseDateTime } from '../src/time.ts';
+import { formatDateTime, isoDuration, parseDateTime } from '../src/core/time.ts';
 
 const viaIntl = (ms: number, tz: string) => {
   const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms)).map((x) => [x.type, x.value]));

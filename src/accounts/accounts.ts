@@ -8,7 +8,7 @@ import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import { GRANTABLE_RIGHTS } from '../api/rights.ts';
 import { hashPassword, PASSWORD_RULE, randomPassword } from '../auth/passwords.ts';
-import { isValidTimeZone } from '../time.ts';
+import { isValidTimeZone } from '../core/time.ts';
 
 export class AccountError extends Error {}
 

@@ -4,8 +4,8 @@ import { ChatDelivery } from '../gateway/chat.ts';
 import type { ChatRow } from '../store/chat.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
-import { formatDateTime, parseDateTime } from '../time.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -30,10 +30,10 @@ function view(m: ChatRow, tz: string) {
 /** A tracker the user may chat with: owned (201), not blocked (208), text-capable (214), chat in its tariff (236). */
 function chatTracker(services: Services, owner: UserRow, trackerId: number): TrackerRow {
   const t = services.store.trackers.get(owner.id, trackerId);
-  if (!t) throw new ApiError(201, {}, `Not found in the database: tracker ${trackerId}`);
-  if (t.blocked) throw new ApiError(208);
-  if (!ChatDelivery.carriesText(t.protocol)) throw new ApiError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
-  if (!services.store.tariffs.get(t.tariff_id)?.has_chat) throw new ApiError(236);
+  if (!t) throw new DomainError(201, {}, `Not found in the database: tracker ${trackerId}`);
+  if (t.blocked) throw new DomainError(208);
+  if (!ChatDelivery.carriesText(t.protocol)) throw new DomainError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
+  if (!services.store.tariffs.get(t.tariff_id)?.has_chat) throw new DomainError(236);
   return t;
 }
 
@@ -78,7 +78,7 @@ const broadcast = defineCall({
     const sent: number[] = [];
     const notSent: number[] = [];
     const missing = params.trackers.filter((tid) => !services.store.trackers.get(owner.id, tid));
-    if (missing.length) throw new ApiError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
+    if (missing.length) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
     for (const tid of params.trackers) {
       try {
         const t = chatTracker(services, owner, tid);
@@ -101,7 +101,7 @@ const markReadAll = defineCall({
     const own = services.store.trackers.list(owner.id).map((t) => t.id);
     const ids = params.trackers ?? own;
     const missing = ids.filter((t) => !own.includes(t));
-    if (missing.length) throw new ApiError(201, {}, `Not found in the database: trackers ${missing.join(', ')}`);
+    if (missing.length) throw new DomainError(201, {}, `Not found in the database: trackers ${missing.join(', ')}`);
     services.store.chat.markTrackersRead(ids);
   },
 });
@@ -115,7 +115,7 @@ const markRead = defineCall({
     const ids = params.message_ids ?? [params.message_id!];
     for (const mid of ids) {
       const m = services.store.chat.get(mid);
-      if (!m || !services.store.trackers.get(owner.id, m.tracker_id)) throw new ApiError(201, {}, `Not found in the database: message ${mid}`);
+      if (!m || !services.store.trackers.get(owner.id, m.tracker_id)) throw new DomainError(201, {}, `Not found in the database: message ${mid}`);
     }
     services.store.chat.markRead(ids);
   },
@@ -127,7 +127,7 @@ const updatedList = defineCall({
   params: z.object({ trackers: trackerList }),
   handler({ services, owner, user, params }) {
     const missing = params.trackers.filter((tid) => !services.store.trackers.get(owner.id, tid));
-    if (missing.length) throw new ApiError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
+    if (missing.length) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
     const value: Record<string, string | null> = {};
     for (const tid of params.trackers) {
       const t = services.store.chat.lastTime(tid);

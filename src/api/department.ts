@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { DepartmentData, DepartmentRow } from '../store/departments.ts';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -35,7 +35,7 @@ async function withAddress(services: Services, d: DepartmentData, lang: string):
   return { ...d, location: { ...l, address } };
 }
 
-const notFound = (deptId: number) => new ApiError(201, {}, `Not found in the database: department ${deptId}`);
+const notFound = (deptId: number) => new DomainError(201, {}, `Not found in the database: department ${deptId}`);
 
 const list = defineCall({
   path: 'department/list',

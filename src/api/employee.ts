@@ -9,7 +9,7 @@ import type { EmployeeData, EmployeeRow } from '../store/employees.ts';
 import type { FieldValues } from '../store/fields.ts';
 import type { UserRow } from '../store/users.ts';
 import { GEOCODER_TYPES } from '../geocoder/types.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { issuesToErrors } from './params.ts';
 import { coordinateCells, numberCell, parseBatch, type RowError } from '../imports/batch.ts';
@@ -115,7 +115,7 @@ async function fillAddress(services: Services, e: EmployeeData, opts: GeocodeOpt
 
 // ---- checks and writes, in one transaction ----
 
-const notFound = (what: string) => new ApiError(201, {}, `Not found in the database: ${what}`);
+const notFound = (what: string) => new DomainError(201, {}, `Not found in the database: ${what}`);
 
 /**
  * Checks what refers to other entities (custom fields 7; department, tags, tracker 201; tracker
@@ -137,7 +137,7 @@ function save(services: Services, owner: UserRow, input: EmployeeInput, data: Em
     if (!trackers.get(owner.id, trackerId)) throw notFound(`tracker ${trackerId}`);
     const holder = employees.byTracker(trackerId);
     if (holder) {
-      if (!force) throw new ApiError(247, { employee_id: holder.id }, `Entity already exists: tracker ${trackerId} is bound to employee ${holder.id}; pass force_reassign to move it`);
+      if (!force) throw new DomainError(247, { employee_id: holder.id }, `Entity already exists: tracker ${trackerId} is bound to employee ${holder.id}; pass force_reassign to move it`);
       employees.setTracker(holder.id, null);
     }
   }

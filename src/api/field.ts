@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FIELD_ENTITY_TYPES, FIELD_TYPES } from '../store/fields.ts';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -44,7 +44,7 @@ const remove = defineCall({
   right: 'admin',
   params: z.object({ field_id: id }),
   handler({ services, owner, params }) {
-    if (!services.store.fields.delete(owner.id, params.field_id)) throw new ApiError(201, {}, `Not found in the database: field ${params.field_id}`);
+    if (!services.store.fields.delete(owner.id, params.field_id)) throw new DomainError(201, {}, `Not found in the database: field ${params.field_id}`);
   },
 });
 

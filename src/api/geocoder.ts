@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GEOCODER_TYPES, type GeocodeOptions, type GeocoderType } from '../geocoder/types.ts';
 import { parseCoordinates } from '../geocoder/text.ts';
 import type { UserRow } from '../store/users.ts';
-import { invalidParams } from './errors.ts';
+import { invalidParams } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
 
 const lat = z.number().min(-90).max(90);

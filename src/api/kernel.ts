@@ -15,7 +15,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { errorBody, httpStatus } from './errors.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
 import type { Right } from './rights.ts';
 
@@ -124,14 +125,14 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     }
     return answer(reply, 200, { success: true, ...(result ?? {}) }, redirectTarget);
   } catch (e) {
-    const err = e instanceof ApiError ? e : internal(request, e);
-    return answer(reply, err.httpStatus, err.body(), redirectTarget);
+    const err = e instanceof DomainError ? e : internal(request, e);
+    return answer(reply, httpStatus(err), errorBody(err), redirectTarget);
   }
 }
 
-function internal(request: FastifyRequest, e: unknown): ApiError {
+function internal(request: FastifyRequest, e: unknown): DomainError {
   request.log.error({ err: e }, 'call failed');
-  return new ApiError(1);
+  return new DomainError(1);
 }
 
 function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: string) {
@@ -157,23 +158,23 @@ function authenticate(call: CallDef, services: Services, request: FastifyRequest
   const access = call.access ?? 'session';
   if (access === 'public') return {};
   const hash = sessionHash(request, raw);
-  if (!hash) throw new ApiError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
+  if (!hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
   const { store, config, now } = services;
   const versions = store.authVersions.read();
   const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000, versions.sessions);
   const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';
-  if (!session || !allowed) throw new ApiError(4);
+  if (!session || !allowed) throw new DomainError(4);
   // The versions are still current: nothing was written since they were read (an expired
   // session is deleted, but that touches only the sessions counter).
   const principal = store.users.principal(session.user_id, versions.accounts);
-  if (!principal) throw new ApiError(4);
+  if (!principal) throw new DomainError(4);
   const { user, owner } = principal;
-  if (access !== 'activation' && principal.dealerBlocked) throw new ApiError(11);
+  if (access !== 'activation' && principal.dealerBlocked) throw new DomainError(11);
   if (call.right && user.parent_id) {
     const rights = JSON.parse(user.rights) as string[];
-    if (call.right === 'admin') throw new ApiError(13, {}, 'Operation not permitted: available to master users only');
-    if (!rights.includes(call.right)) throw new ApiError(13, {}, `Operation not permitted: the right ${call.right} is required`);
+    if (call.right === 'admin') throw new DomainError(13, {}, 'Operation not permitted: available to master users only');
+    if (!rights.includes(call.right)) throw new DomainError(13, {}, `Operation not permitted: the right ${call.right} is required`);
   }
-  if (call.notInDemo && user.demo) throw new ApiError(101);
+  if (call.notInDemo && user.demo) throw new DomainError(101);
   return { session, user, owner };
 }

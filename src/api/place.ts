@@ -8,7 +8,7 @@ import type { FieldValues } from '../store/fields.ts';
 import { PLACE_FIELDS, PLACE_TEXT_COLUMNS, placeCustomField, type PlaceInput, type PlaceRow, type PlaceTextField } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
 import type { UploadedFile } from './server.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -25,7 +25,7 @@ const fieldValues = z.record(z.string(), z.object({ type: z.string(), value: z.u
 /** A multipart file part; anything else (absent, a plain field) is "no data file" (233). */
 export const filePart = z.unknown().optional();
 export function uploadedFile(v: unknown): UploadedFile {
-  if (!v || typeof v !== 'object' || !Buffer.isBuffer((v as UploadedFile).data)) throw new ApiError(233, {}, 'No data file: send the file as the multipart part "file"');
+  if (!v || typeof v !== 'object' || !Buffer.isBuffer((v as UploadedFile).data)) throw new DomainError(233, {}, 'No data file: send the file as the multipart part "file"');
   return v as UploadedFile;
 }
 
@@ -38,7 +38,7 @@ export function checkTags(services: Services, owner: UserRow, tags: number[] | u
 /** 268 when `adding` more would pass the tariff's quota (`max_places` or `max_zones`). */
 export function checkQuota(services: Services, owner: UserRow, what: 'max_places' | 'max_zones', current: number, adding: number): void {
   const max = services.store.tariffs.get(owner.tariff_id)?.[what] ?? 0;
-  if (current + adding > max) throw new ApiError(268, { limit: max }, `Over quota: the tariff allows ${max} ${what === 'max_places' ? 'places' : 'zones'}, ${current} exist`);
+  if (current + adding > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} ${what === 'max_places' ? 'places' : 'zones'}, ${current} exist`);
 }
 
 const location = z.object({ lat, lng, address: address.default(''), radius: radius.default(100) });
@@ -76,7 +76,7 @@ function views(services: Services, rows: PlaceRow[]) {
 
 function ownPlace(services: Services, owner: UserRow, placeId: number): PlaceRow {
   const p = services.store.places.get(owner.id, placeId);
-  if (!p) throw new ApiError(201, {}, `Not found in the database: place ${placeId}`);
+  if (!p) throw new DomainError(201, {}, `Not found in the database: place ${placeId}`);
   return p;
 }
 
@@ -155,7 +155,7 @@ const update = defineCall({
     checkTags(services, owner, place.tags, 'place.tags');
     const problems = services.store.fields.validate(owner.id, 'place', place.fields, { requireAll: false, parameter: 'place.fields' });
     if (problems.length) throw invalidParams(problems);
-    if (!services.store.places.update(owner.id, place.id, await input(services, place), place.tags ?? [], place.fields)) throw new ApiError(201, {}, `Not found in the database: place ${place.id}`);
+    if (!services.store.places.update(owner.id, place.id, await input(services, place), place.tags ?? [], place.fields)) throw new DomainError(201, {}, `Not found in the database: place ${place.id}`);
   },
 });
 
@@ -165,7 +165,7 @@ const remove = defineCall({
   right: 'place_update',
   params: z.object({ place_id: id }),
   handler({ services, owner, params }) {
-    if (!services.store.places.delete(owner.id, params.place_id)) throw new ApiError(201, {}, `Not found in the database: place ${params.place_id}`);
+    if (!services.store.places.delete(owner.id, params.place_id)) throw new DomainError(201, {}, `Not found in the database: place ${params.place_id}`);
   },
 });
 
@@ -191,7 +191,7 @@ const batchConvert = defineCall({
   }),
   async handler({ services, owner, params }) {
     // No spreadsheet parse call exists yet (spec: not shown), so no file_id can be known.
-    if (params.file_id !== undefined) throw new ApiError(201, {}, `Not found in the database: file ${params.file_id} (no spreadsheet has been preloaded)`);
+    if (params.file_id !== undefined) throw new DomainError(201, {}, `Not found in the database: file ${params.file_id} (no spreadsheet has been preloaded)`);
     if (params.batch === undefined) throw invalidParams([{ parameter: 'batch', error: 'required unless file_id is given' }]);
     const room = Math.max(0, (services.store.tariffs.get(owner.tariff_id)?.max_places ?? 0) - services.store.places.count(owner.id));
     return batchPlaces(services, owner, params.batch, { ...params, room });

@@ -11,7 +11,7 @@ import { taskViews } from '../tasks/view.ts';
 import type { TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { compileSort } from '../lists/conditions.ts';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { listParams, listWindow, ownTask } from './task.ts';
@@ -21,7 +21,7 @@ export const MAX_CHECKPOINTS = 500;
 
 function ownRoute(services: Services, owner: UserRow, routeId: number): TaskRow {
   const row = ownTask(services, owner, routeId, 'route');
-  if (row.type !== 'route') throw new ApiError(201, {}, `Not found in the database: route ${routeId}`);
+  if (row.type !== 'route') throw new DomainError(201, {}, `Not found in the database: route ${routeId}`);
   return row;
 }
 

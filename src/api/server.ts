@@ -4,7 +4,8 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../core/errors.ts';
+import { errorBody, httpStatus } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
@@ -62,26 +63,26 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   await app.register(formbody);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Errors before a call runs: malformed bodies, oversized bodies, bad content types.
-    let e: ApiError;
+    let e: DomainError;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
-      e = new ApiError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${config.http.bodyLimit} bytes` }] }, `Request body is larger than the limit of ${config.http.bodyLimit} bytes`);
+      e = new DomainError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${config.http.bodyLimit} bytes` }] }, `Request body is larger than the limit of ${config.http.bodyLimit} bytes`);
       reply.code(413);
-      return reply.send(e.body());
+      return reply.send(errorBody(e));
     }
     if (error.statusCode && error.statusCode < 500) {
       const what = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `unsupported content type ${request.headers['content-type']}` : `malformed request body: ${error.message}`;
-      e = new ApiError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
-      return reply.code(e.httpStatus).send(e.body());
+      e = new DomainError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
+      return reply.code(httpStatus(e)).send(errorBody(e));
     }
     request.log.error({ err: error }, 'request failed');
-    e = new ApiError(1);
-    return reply.code(e.httpStatus).send(e.body());
+    e = new DomainError(1);
+    return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = String(request.url).split('?')[0];
-    const e = new ApiError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
-    return reply.code(e.httpStatus).send(e.body());
+    const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
+    return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(calls) as never } });

@@ -1,6 +1,6 @@
 /** Tags (referenced by the spec, not shown): tag/list, tag/create, tag/update, tag/delete. See docs/directories.md. */
 import { z } from 'zod';
-import { ApiError } from './errors.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -22,7 +22,7 @@ const create = defineCall({
   right: 'tag_update',
   params: z.object({ tag: z.object({ name, color: color.default('27A9E3') }) }),
   handler({ services, owner, params }) {
-    if (services.store.tags.byName(owner.id, params.tag.name)) throw new ApiError(247, {}, `Entity already exists: a tag named ${params.tag.name}`);
+    if (services.store.tags.byName(owner.id, params.tag.name)) throw new DomainError(247, {}, `Entity already exists: a tag named ${params.tag.name}`);
     return { id: services.store.tags.create(owner.id, params.tag.name, params.tag.color) };
   },
 });
@@ -34,9 +34,9 @@ const update = defineCall({
   params: z.object({ tag: z.object({ id, name, color: color.default('27A9E3') }) }),
   handler({ services, owner, params }) {
     const { tags } = services.store;
-    if (!tags.get(owner.id, params.tag.id)) throw new ApiError(201, {}, `Not found in the database: tag ${params.tag.id}`);
+    if (!tags.get(owner.id, params.tag.id)) throw new DomainError(201, {}, `Not found in the database: tag ${params.tag.id}`);
     const same = tags.byName(owner.id, params.tag.name);
-    if (same && same.id !== params.tag.id) throw new ApiError(247, {}, `Entity already exists: a tag named ${params.tag.name}`);
+    if (same && same.id !== params.tag.id) throw new DomainError(247, {}, `Entity already exists: a tag named ${params.tag.name}`);
     tags.update(owner.id, params.tag.id, params.tag.name, params.tag.color);
   },
 });
@@ -47,7 +47,7 @@ const remove = defineCall({
   right: 'tag_update',
   params: z.object({ tag_id: id }),
   handler({ services, owner, params }) {
-    if (!services.store.tags.delete(owner.id, params.tag_id)) throw new ApiError(201, {}, `Not found in the database: tag ${params.tag_id}`);
+    if (!services.store.tags.delete(owner.id, params.tag_id)) throw new DomainError(201, {}, `Not found in the database: tag ${params.tag_id}`);
   },
 });
 

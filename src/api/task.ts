@@ -11,15 +11,15 @@ import { convertBatch, DEFAULT_TASK_BATCH_FIELDS, LOCATION_CHECK_MODES, TASK_BAT
 import { checkFormTemplate, dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
 import { initialStatus, requireEditable } from '../tasks/states.ts';
 import { taskViews } from '../tasks/view.ts';
-import { parseDateTime } from '../time.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { parseDateTime } from '../core/time.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
 /** The owner's task, route or checkpoint, or 201. */
 export function ownTask(services: Services, owner: UserRow, taskId: number, what = 'task'): TaskRow {
   const row = services.store.tasks.get(owner.id, taskId);
-  if (!row) throw new ApiError(201, {}, `Not found in the database: ${what} ${taskId}`);
+  if (!row) throw new DomainError(201, {}, `Not found in the database: ${what} ${taskId}`);
   return row;
 }
 
@@ -60,7 +60,7 @@ const update = defineCall({
   async handler({ services, owner, user, params }) {
     const { task } = params;
     const row = ownTask(services, owner, task.id);
-    if (row.type === 'route') throw new ApiError(201, {}, `Not found in the database: task ${task.id} is a route; use task/route/update`);
+    if (row.type === 'route') throw new DomainError(201, {}, `Not found in the database: task ${task.id} is a route; use task/route/update`);
     requireEditable([row], `task ${row.id}`);
     const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: task.fields !== undefined });
     checkFormTemplate(params.create_form, task.form_template_id);
@@ -87,7 +87,7 @@ const assign = defineCall({
   params: z.object({ task_id: id, tracker_id: id.nullable() }),
   handler({ services, owner, params }) {
     const row = ownTask(services, owner, params.task_id);
-    if (row.type === 'checkpoint') throw new ApiError(255, {}, `Invalid task state: ${row.id} is a checkpoint of route ${row.route_id}; assign the route`);
+    if (row.type === 'checkpoint') throw new DomainError(255, {}, `Invalid task state: ${row.id} is a checkpoint of route ${row.route_id}; assign the route`);
     requireEditable(row.type === 'route' ? [row, ...services.store.tasks.checkpoints(row.id)] : [row], `${row.type} ${row.id}`);
     if (params.tracker_id !== null) taskTracker(services, owner, params.tracker_id, 204);
     services.store.tasks.assign(row, params.tracker_id, initialStatus(params.tracker_id), services.now());
@@ -210,8 +210,8 @@ const transmute = defineCall({
   handler({ services, owner, params }) {
     const task = ownTask(services, owner, params.task_id);
     const route = ownTask(services, owner, params.route_id, 'route');
-    if (route.type !== 'route') throw new ApiError(201, {}, `Not found in the database: route ${params.route_id}`);
-    if (task.type !== 'task') throw new ApiError(255, {}, `Invalid task state: ${task.id} is a ${task.type}, not a task`);
+    if (route.type !== 'route') throw new DomainError(201, {}, `Not found in the database: route ${params.route_id}`);
+    if (task.type !== 'task') throw new DomainError(255, {}, `Invalid task state: ${task.id} is a ${task.type}, not a task`);
     const checkpoints = services.store.tasks.checkpoints(route.id);
     requireEditable([task], `task ${task.id}`);
     requireEditable([route, ...checkpoints], `route ${route.id}`);

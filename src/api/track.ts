@@ -12,13 +12,13 @@ import { concatColumns, type PointColumns, type PointRow, type TrackRow } from '
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
-import { formatDateTime, parseDateTime } from '../time.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
 import { hiddenTrip } from '../tracks/filter.ts';
 import { extentDiagonalM } from '../tracks/geo.ts';
 import { trackKml, type KmlTrack } from '../tracks/kml.ts';
 import { membership, outside, simplifyIndicesOff, within, type Interval } from '../tracks/points.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTracker } from './tracker.ts';
@@ -59,7 +59,7 @@ function requestedPeriod(from: string, to: string, tz: string): { from: number; 
 /** The owner's tracker (204 when unknown or someone else's), not blocked (208). */
 function readableTracker(ask: Ask, trackerId: number): TrackerRow {
   const t = ownTracker(ask.services, ask.owner, trackerId, 204);
-  if (t.blocked) throw new ApiError(208, {}, `Device blocked: tracker ${trackerId}`);
+  if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
   return t;
 }
 
@@ -68,7 +68,7 @@ function checkedPeriod(ask: Ask, tracker: TrackerRow, from: number, to: number, 
   const { tariffs } = ask.services.store;
   const maxDays = tariffs.get(ask.owner.tariff_id)?.max_time_span_days ?? 31;
   // max_time_span as report/tracker/generate answers it: an ISO 8601 duration (whole days here).
-  if (checkSpan && to - from > maxDays * DAY) throw new ApiError(211, { max_time_span: `P${maxDays}D` });
+  if (checkSpan && to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
   const storageStart = ask.services.now() - (tariffs.get(tracker.tariff_id)?.track_storage_days ?? 365) * DAY;
   if (from >= storageStart) return { from, to, limitExceeded: false, empty: false };
   return { from: storageStart, to, limitExceeded: true, empty: to < storageStart };
@@ -207,7 +207,7 @@ const read = defineCall({
     let to: number;
     if (q.track_id !== undefined) {
       const track = services.store.tracks.get(tracker.source_id, q.track_id);
-      if (!track) throw new ApiError(204, {}, `Entity not found: track ${q.track_id}`);
+      if (!track) throw new DomainError(204, {}, `Entity not found: track ${q.track_id}`);
       from = Math.max(track.start_time, asked?.from ?? -Infinity);
       to = Math.min(track.end_time, asked?.to ?? Infinity);
     } else ({ from, to } = asked!);
@@ -263,7 +263,7 @@ function chosenTracks(ask: Ask, tracker: TrackerRow, ids: number[]): TrackRow[] 
   const rows: TrackRow[] = [];
   for (const tid of new Set(ids)) {
     const r = ask.services.store.tracks.get(tracker.source_id, tid);
-    if (!r) throw new ApiError(204, {}, `Entity not found: track ${tid}`);
+    if (!r) throw new DomainError(204, {}, `Entity not found: track ${tid}`);
     rows.push(r);
   }
   return rows.sort((a, b) => a.start_time - b.start_time);

@@ -11,8 +11,8 @@ import type { DeviceState } from '../store/device-state.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { readCounters, readInputs, readSensors, readStates, type SensorReading } from '../telemetry/sensors.ts';
-import { formatDateTime } from '../time.ts';
-import { ApiError } from './errors.ts';
+import { formatDateTime } from '../core/time.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTracker } from './tracker.ts';
@@ -22,7 +22,7 @@ const params = z.object({ tracker_id: id });
 /** The owner's live, unblocked tracker and its device's latest state (empty when it never reported). */
 function readable(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): { tracker: TrackerRow; state: DeviceState | undefined } {
   const tracker = ownTracker(services, owner, trackerId, notFound);
-  if (tracker.blocked) throw new ApiError(208, {}, `Device blocked: tracker ${trackerId}`);
+  if (tracker.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
   return { tracker, state: services.store.deviceState.get(tracker.source_id) };
 }
 
@@ -40,7 +40,7 @@ const lastGpsPoint = defineCall({
   params,
   handler({ services, owner, user, params: p }) {
     const { state: s } = readable(services, owner, p.tracker_id, 201);
-    if (!s || s.fixTime === null || s.lat === null || s.lng === null) throw new ApiError(204, {}, `Entity not found: tracker ${p.tracker_id} has no GPS point yet`);
+    if (!s || s.fixTime === null || s.lat === null || s.lng === null) throw new DomainError(204, {}, `Entity not found: tracker ${p.tracker_id} has no GPS point yet`);
     const value: Record<string, unknown> = {
       lat: s.lat,
       lng: s.lng,

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
-import { formatDateTime } from '../time.ts';
-import { ApiError } from './errors.ts';
+import { formatDateTime } from '../core/time.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import type { TrackerSettings } from '../telemetry/types.ts';
@@ -35,7 +35,7 @@ export function trackerView(t: TrackerRow, tz: string): Record<string, unknown> 
 /** The owner's tracker or `code` (201 or 204 by call) when it does not exist or is someone else's. */
 export function ownTracker(services: Services, owner: UserRow, trackerId: number, code: 201 | 204 = 201): TrackerRow {
   const t = services.store.trackers.get(owner.id, trackerId);
-  if (!t) throw new ApiError(code, {}, `${code === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
+  if (!t) throw new DomainError(code, {}, `${code === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
   return t;
 }
 
@@ -86,11 +86,11 @@ const changePhone = defineCall({
   }),
   handler({ services, owner, params }) {
     const t = ownTracker(services, owner, params.tracker_id, 204);
-    if (t.clone) throw new ApiError(219);
-    if (t.blocked) throw new ApiError(208);
-    if (!t.has_gsm) throw new ApiError(214, {}, 'Operation not supported by the device: it has no GSM module');
-    if (t.bundled_sim) throw new ApiError(241);
-    if (services.store.trackers.phoneInUse(params.phone, t.source_id)) throw new ApiError(223);
+    if (t.clone) throw new DomainError(219);
+    if (t.blocked) throw new DomainError(208);
+    if (!t.has_gsm) throw new DomainError(214, {}, 'Operation not supported by the device: it has no GSM module');
+    if (t.bundled_sim) throw new DomainError(241);
+    if (services.store.trackers.phoneInUse(params.phone, t.source_id)) throw new DomainError(223);
     services.store.trackers.changePhone(t.source_id, params.phone, { name: params.apn_name, user: params.apn_user, password: params.apn_password });
   },
 });
@@ -102,11 +102,11 @@ const corrupt = defineCall({
   params: z.object({ tracker_id: id }),
   handler({ services, owner, params }) {
     const any = services.store.trackers.getAny(params.tracker_id);
-    if (any && any.user_id === owner.id && any.deleted && any.corrupted) throw new ApiError(252);
+    if (any && any.user_id === owner.id && any.deleted && any.corrupted) throw new DomainError(252);
     const t = ownTracker(services, owner, params.tracker_id);
-    if (t.clone) throw new ApiError(219);
-    if (t.blocked) throw new ApiError(208);
-    if (t.first_seen !== null) throw new ApiError(243, {}, 'Device already connected: it has sent data, so its registration is real');
+    if (t.clone) throw new DomainError(219);
+    if (t.blocked) throw new DomainError(208);
+    if (t.first_seen !== null) throw new DomainError(243, {}, 'Device already connected: it has sent data, so its registration is real');
     services.store.trackers.corrupt(t);
   },
 });
@@ -118,10 +118,10 @@ const remove = defineCall({
   params: z.object({ tracker_id: id }),
   handler({ services, owner, params }) {
     const t = ownTracker(services, owner, params.tracker_id);
-    if (!t.clone) throw new ApiError(249);
+    if (!t.clone) throw new DomainError(249);
     const deps = services.store.trackers.dependents(t.id);
-    if (deps.rules.length) throw new ApiError(203, { rules: deps.rules }, 'Delete entity associated with: rules use this tracker');
-    if (deps.vehicles.length) throw new ApiError(203, { vehicles: deps.vehicles }, 'Delete entity associated with: vehicles use this tracker');
+    if (deps.rules.length) throw new DomainError(203, { rules: deps.rules }, 'Delete entity associated with: rules use this tracker');
+    if (deps.vehicles.length) throw new DomainError(203, { vehicles: deps.vehicles }, 'Delete entity associated with: vehicles use this tracker');
     services.store.trackers.markDeleted(t.id);
   },
 });
@@ -169,7 +169,7 @@ const settingsUpdate = defineCall({
   params: z.object({ tracker_id: id, settings: settingsSchema.partial() }),
   handler({ services, owner, params }) {
     const t = ownTracker(services, owner, params.tracker_id, 204);
-    if (t.clone) throw new ApiError(219);
+    if (t.clone) throw new DomainError(219);
     const v = { ...settingsView(services.store.telemetry.settings(t.source_id)), ...params.settings };
     services.store.telemetry.setSettings(t.source_id, {
       parkingMinSeconds: v.parking_min_seconds,

@@ -4,8 +4,8 @@ import { sendActivation } from '../accounts/accounts.ts';
 import { checkPassword, dummyHash, PASSWORD_RULE } from '../auth/passwords.ts';
 import type { TariffRow } from '../store/tariffs.ts';
 import type { UserRow } from '../store/users.ts';
-import { formatDateTime, isoDuration } from '../time.ts';
-import { ApiError } from './errors.ts';
+import { formatDateTime, isoDuration } from '../core/time.ts';
+import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -33,7 +33,7 @@ const auth = defineCall({
         const retryAt = store.sessions.retryAt(key, since, limit, windowMs);
         const wait = retryAt - t;
         reply.header('retry-after', String(Math.ceil(wait / 1000)));
-        throw new ApiError(105, { retry_after: isoDuration(wait), retry_at: new Date(retryAt).toISOString() }, `Login attempts limit exceeded, try again in ${Math.ceil(wait / 60000)} minute(s), at ${new Date(retryAt).toISOString()}`);
+        throw new DomainError(105, { retry_after: isoDuration(wait), retry_at: new Date(retryAt).toISOString() }, `Login attempts limit exceeded, try again in ${Math.ceil(wait / 60000)} minute(s), at ${new Date(retryAt).toISOString()}`);
       }
     }
     const user = store.users.findByLogin(params.login);
@@ -41,13 +41,13 @@ const auth = defineCall({
     if (!user || !ok || (params.dealer_id !== undefined && params.dealer_id !== user.dealer_id)) {
       store.sessions.recordFailure(loginKey, t);
       store.sessions.recordFailure(addressKey, t);
-      throw new ApiError(102);
+      throw new DomainError(102);
     }
-    if (store.users.isDealerBlocked(user)) throw new ApiError(11);
-    if (!user.activated) throw new ApiError(103);
+    if (store.users.isDealerBlocked(user)) throw new DomainError(11);
+    if (!user.activated) throw new DomainError(103);
     const ttl = config.auth.sessionTtlDays * 86_400_000;
     if (store.sessions.activeCount(user.id, 'user', t, ttl) >= config.auth.maxSessionsPerUser) {
-      throw new ApiError(104, {}, `Logins limit exceeded: at most ${config.auth.maxSessionsPerUser} sessions; reuse a session or log out of one`);
+      throw new DomainError(104, {}, `Logins limit exceeded: at most ${config.auth.maxSessionsPerUser} sessions; reuse a session or log out of one`);
     }
     store.sessions.clearFailures(loginKey);
     store.sessions.purgeFailures(since);
@@ -172,17 +172,17 @@ const resendActivation = defineCall({
   async handler({ params, services }) {
     const { store, config, now } = services;
     const user = store.users.findByLogin(params.login);
-    if (!user) throw new ApiError(201, {}, 'Not found in the database: no user with this login');
-    if (user.activated) throw new ApiError(265, {}, 'Already done: the user is activated');
+    if (!user) throw new DomainError(201, {}, 'Not found in the database: no user with this login');
+    if (user.activated) throw new DomainError(265, {}, 'Already done: the user is activated');
     const interval = config.auth.activationIntervalMinutes * 60_000;
     const elapsed = now() - (user.activation_sent_at ?? -Infinity);
     if (elapsed < interval) {
-      throw new ApiError(264, { timeout: isoDuration(interval), remainder: isoDuration(interval - elapsed) }, 'Timeout not reached: an activation link was sent recently');
+      throw new DomainError(264, { timeout: isoDuration(interval), remainder: isoDuration(interval - elapsed) }, 'Timeout not reached: an activation link was sent recently');
     }
     try {
       await sendActivation(services, user);
     } catch (e) {
-      throw new ApiError(209, {}, `Failed sending e-mail: ${(e as Error).message}`);
+      throw new DomainError(209, {}, `Failed sending e-mail: ${(e as Error).message}`);
     }
   },
 });

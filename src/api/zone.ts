@@ -6,7 +6,7 @@ import { kmlText, parseKml, type KmlZone } from '../imports/kml.ts';
 import { batchZones } from '../imports/zones.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
-import { ApiError, invalidParams } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, tagIds, uploadedFile } from './place.ts';
 import { id } from './schemas.ts';
@@ -51,17 +51,17 @@ function shape(zone: ZoneBody): Omit<ZoneInput, 'address'> {
 /** Spec: points must be omitted for circles (230), at least 3 (7), at most 100 / 1024 (202). */
 function checkPoints(type: ZoneRow['type'], pts: ZonePoint[] | undefined): void {
   if (type === 'circle') {
-    if (pts !== undefined) throw new ApiError(230, {}, 'Not supported for this entity type: circle zones have no points');
+    if (pts !== undefined) throw new DomainError(230, {}, 'Not supported for this entity type: circle zones have no points');
     return;
   }
   if (!pts) throw invalidParams([{ parameter: 'points', error: `required for a ${type} zone` }]);
   if (pts.length < MIN_ZONE_POINTS) throw invalidParams([{ parameter: 'points', error: `at least ${MIN_ZONE_POINTS} points` }]);
-  if (pts.length > MAX_ZONE_POINTS[type]) throw new ApiError(202, { max_points: MAX_ZONE_POINTS[type] }, `Too many points in a zone: a ${type} zone has at most ${MAX_ZONE_POINTS[type]}, got ${pts.length}`);
+  if (pts.length > MAX_ZONE_POINTS[type]) throw new DomainError(202, { max_points: MAX_ZONE_POINTS[type] }, `Too many points in a zone: a ${type} zone has at most ${MAX_ZONE_POINTS[type]}, got ${pts.length}`);
 }
 
 function ownZone(services: Services, owner: UserRow, zoneId: number): ZoneRow {
   const zone = services.store.zones.get(owner.id, zoneId);
-  if (!zone) throw new ApiError(201, {}, `Not found in the database: zone ${zoneId}`);
+  if (!zone) throw new DomainError(201, {}, `Not found in the database: zone ${zoneId}`);
   return zone;
 }
 
@@ -102,12 +102,12 @@ const update = defineCall({
   async handler({ services, owner, params }) {
     const { zone } = params;
     const stored = ownZone(services, owner, zone.id);
-    if (stored.type !== zone.type) throw new ApiError(231, {}, `Entity type mismatch: zone ${zone.id} is a ${stored.type}, its type cannot change`);
+    if (stored.type !== zone.type) throw new DomainError(231, {}, `Entity type mismatch: zone ${zone.id} is a ${stored.type}, its type cannot change`);
     const input = shape(zone);
     checkTags(services, owner, zone.tags, 'zone.tags');
     const at = zoneAnchor(input.center, input.center ? undefined : services.store.zones.points(zone.id));
     const addr = at ? await addressFor(services.geocoder, at.lat, at.lng, zone.address) : zone.address;
-    if (!services.store.zones.update(owner.id, zone.id, { ...input, address: addr }, zone.tags ?? [])) throw new ApiError(201, {}, `Not found in the database: zone ${zone.id}`);
+    if (!services.store.zones.update(owner.id, zone.id, { ...input, address: addr }, zone.tags ?? [])) throw new DomainError(201, {}, `Not found in the database: zone ${zone.id}`);
   },
 });
 
@@ -121,9 +121,9 @@ const remove = defineCall({
     const ids = params.zone_ids ?? (params.zone_id !== undefined ? [params.zone_id] : undefined);
     if (!ids) throw invalidParams([{ parameter: 'zone_id', error: 'required (or zone_ids)' }]);
     const missing = services.store.zones.missing(owner.id, ids);
-    if (missing.length) throw new ApiError(201, {}, `Not found in the database: zone ${missing.join(', ')}`);
+    if (missing.length) throw new DomainError(201, {}, `Not found in the database: zone ${missing.join(', ')}`);
     const rules = services.store.zones.rulesUsing(ids);
-    if (rules.length) throw new ApiError(203, { entities: [{ type: 'rules', ids: rules }] }, 'Delete entity associated with: rules use the zone');
+    if (rules.length) throw new DomainError(203, { entities: [{ type: 'rules', ids: rules }] }, 'Delete entity associated with: rules use the zone');
     services.store.zones.delete(owner.id, ids);
   },
 });
@@ -134,7 +134,7 @@ const pointList = defineCall({
   params: z.object({ zone_id: id, count: z.number().int().min(MIN_ZONE_POINTS).max(MAX_ZONE_POINTS.sausage).optional() }),
   handler({ services, owner, params }) {
     const zone = ownZone(services, owner, params.zone_id);
-    if (zone.type === 'circle') throw new ApiError(230, {}, 'Not supported for this entity type: circle zones have no points');
+    if (zone.type === 'circle') throw new DomainError(230, {}, 'Not supported for this entity type: circle zones have no points');
     const pts = services.store.zones.points(zone.id);
     return { list: params.count ? simplify(pts, params.count) : pts };
   },
@@ -167,7 +167,7 @@ const batchConvert = defineCall({
   }),
   async handler({ services, owner, params }) {
     // No spreadsheet parse call exists yet (spec: not shown), so no file_id can be known.
-    if (params.file_id !== undefined) throw new ApiError(201, {}, `Not found in the database: file ${params.file_id} (no spreadsheet has been preloaded)`);
+    if (params.file_id !== undefined) throw new DomainError(201, {}, `Not found in the database: file ${params.file_id} (no spreadsheet has been preloaded)`);
     if (params.batch === undefined) throw invalidParams([{ parameter: 'batch', error: 'required unless file_id is given' }]);
     const room = Math.max(0, (services.store.tariffs.get(owner.tariff_id)?.max_zones ?? 0) - services.store.zones.count(owner.id));
     return batchZones(services, owner, params.batch, { ...params, room });

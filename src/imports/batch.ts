@@ -5,7 +5,7 @@
  * csv-parse's; this module maps cells to field names and cells to values with per-row errors.
  */
 import { parse } from 'csv-parse/sync';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../core/errors.ts';
 
 /** Rows converted by one batch_convert call at most (beyond: limit_exceeded). docs/places-zones.md */
 export const MAX_BATCH_ROWS = 5000;
@@ -28,18 +28,18 @@ export interface BatchRow {
  */
 export function parseBatch(text: string, fields: readonly string[], maxRows = MAX_BATCH_ROWS): { rows: BatchRow[]; limitExceeded: boolean } {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(text)) throw new ApiError(234, {}, 'Invalid data format: the batch holds binary data; expected tab-delimited text');
+  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(text)) throw new DomainError(234, {}, 'Invalid data format: the batch holds binary data; expected tab-delimited text');
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     records = parse(text.replace(/^\uFEFF/, ''), { delimiter: '\t', record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_empty_lines: true, info: true, bom: true }) as unknown as typeof records;
   } catch (e) {
-    throw new ApiError(234, {}, `Invalid data format: ${(e as Error).message}`);
+    throw new DomainError(234, {}, `Invalid data format: ${(e as Error).message}`);
   }
   const rows: BatchRow[] = [];
   for (const { record, info } of records) {
     if (record.every((c) => c.trim() === '')) continue;
     if (record.length > fields.length) {
-      throw new ApiError(234, {}, `Invalid data format: line ${startLine(record, info.lines)} has ${record.length} cells, but fields names ${fields.length} (${fields.join(', ')})`);
+      throw new DomainError(234, {}, `Invalid data format: line ${startLine(record, info.lines)} has ${record.length} cells, but fields names ${fields.length} (${fields.join(', ')})`);
     }
     if (rows.length === maxRows) return { rows, limitExceeded: true };
     rows.push({ line: startLine(record, info.lines), cells: Object.fromEntries(fields.map((f, i) => [f, (record[i] ?? '').trim()])) });

@@ -9,7 +9,7 @@
  */
 import { unzipSync } from 'fflate';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../api/server.ts';
 import type { ZonePoint, ZoneType } from '../store/zones.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS } from './geometry.ts';
@@ -37,12 +37,12 @@ const KML_TYPES = new Set([
   '',
 ]);
 
-const invalid = (why: string) => new ApiError(242, {}, `Validation error: not valid KML: ${why}`);
+const invalid = (why: string) => new DomainError(242, {}, `Validation error: not valid KML: ${why}`);
 
 /** The KML text of an uploaded .kml or .kmz; 234 for another kind of file or a broken zip. */
 export function kmlText(file: UploadedFile): string {
   const type = file.mimetype.split(';')[0].trim().toLowerCase();
-  if (!KML_TYPES.has(type) && !/\.km[lz]$/i.test(file.filename)) throw new ApiError(234, {}, `Invalid data format: expected a KML or KMZ file, got ${file.mimetype}`);
+  if (!KML_TYPES.has(type) && !/\.km[lz]$/i.test(file.filename)) throw new DomainError(234, {}, `Invalid data format: expected a KML or KMZ file, got ${file.mimetype}`);
   let data: Uint8Array = file.data;
   if (data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04) {
     let entries: Record<string, Uint8Array>;
@@ -56,15 +56,15 @@ export function kmlText(file: UploadedFile): string {
         },
       });
     } catch (e) {
-      throw new ApiError(234, {}, `Invalid data format: a broken KMZ (zip) file: ${(e as Error).message}`);
+      throw new DomainError(234, {}, `Invalid data format: a broken KMZ (zip) file: ${(e as Error).message}`);
     }
-    if (tooBig) throw new ApiError(234, {}, `Invalid data format: the KML inside the KMZ is over ${MAX_KML_BYTES} bytes`);
+    if (tooBig) throw new DomainError(234, {}, `Invalid data format: the KML inside the KMZ is over ${MAX_KML_BYTES} bytes`);
     const names = Object.keys(entries);
     const main = names.find((n) => n.toLowerCase() === 'doc.kml') ?? names.sort()[0];
     if (!main) throw invalid('the KMZ holds no .kml document');
     data = entries[main];
   }
-  if (data.length > MAX_KML_BYTES) throw new ApiError(234, {}, `Invalid data format: the KML is over ${MAX_KML_BYTES} bytes`);
+  if (data.length > MAX_KML_BYTES) throw new DomainError(234, {}, `Invalid data format: the KML is over ${MAX_KML_BYTES} bytes`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch {
@@ -120,7 +120,7 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
       if (line.length < 2) throw invalid(`LineString with fewer than 2 points in ${label}`);
       // The spec wants 3 points at least: a 2-point line gets its midpoint (same geometry).
       if (line.length === 2) line.splice(1, 0, { lat: (line[0].lat + line[1].lat) / 2, lng: (line[0].lng + line[1].lng) / 2, node: false });
-      if (line.length > MAX_ZONE_POINTS.sausage) throw new ApiError(202, {}, `Too many points in a zone: ${label} has ${line.length}, a sausage zone at most ${MAX_ZONE_POINTS.sausage}`);
+      if (line.length > MAX_ZONE_POINTS.sausage) throw new DomainError(202, {}, `Too many points in a zone: ${label} has ${line.length}, a sausage zone at most ${MAX_ZONE_POINTS.sausage}`);
       return { type: 'sausage', label, radius: defaultRadius, center: null, points: line };
     }
     const outer = kid(nodes, 'outerBoundaryIs');
@@ -129,7 +129,7 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
     const last = pts.at(-1);
     if (pts.length > 1 && last!.lat === pts[0].lat && last!.lng === pts[0].lng) pts.pop();
     if (pts.length < MIN_ZONE_POINTS) throw invalid(`Polygon with fewer than ${MIN_ZONE_POINTS} distinct points in ${label}`);
-    if (pts.length > MAX_ZONE_POINTS.polygon) throw new ApiError(202, {}, `Too many points in a zone: ${label} has ${pts.length}, a polygon at most ${MAX_ZONE_POINTS.polygon}`);
+    if (pts.length > MAX_ZONE_POINTS.polygon) throw new DomainError(202, {}, `Too many points in a zone: ${label} has ${pts.length}, a polygon at most ${MAX_ZONE_POINTS.polygon}`);
     return { type: 'polygon', label, radius: null, center: null, points: pts };
   };
 
@@ -144,7 +144,7 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
         const name = childText(kids(n), 'name') || `Placemark ${placemarks}`;
         const geoms = geometries(kids(n));
         geoms.forEach((g, i) => {
-          if (zones.length === MAX_KML_ZONES) throw new ApiError(234, {}, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
+          if (zones.length === MAX_KML_ZONES) throw new DomainError(234, {}, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
           zones.push(toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / '))));
         });
       }

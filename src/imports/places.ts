@@ -4,7 +4,7 @@
  * Rules and choices: docs/places-zones.md.
  */
 import { parse } from 'csv-parse/sync';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../core/errors.ts';
 import type { Services } from '../api/kernel.ts';
 import type { UploadedFile } from '../api/server.ts';
 import type { GeocoderType } from '../geocoder/types.ts';
@@ -72,26 +72,26 @@ export const MAX_UPLOAD_ROWS = 5000;
 /** The data rows of a place CSV as cells by header name; 234 for what is not such a file. */
 export function readPlacesCsv(file: UploadedFile): Array<{ line: number; cells?: Record<string, string> }> {
   if (!CSV_TYPES.has(file.mimetype.split(';')[0].trim().toLowerCase()) && !/\.(csv|txt)$/i.test(file.filename)) {
-    throw new ApiError(234, {}, `Invalid data format: expected a CSV file, got ${file.mimetype}`);
+    throw new DomainError(234, {}, `Invalid data format: expected a CSV file, got ${file.mimetype}`);
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(file.data);
   } catch {
-    throw new ApiError(234, {}, 'Invalid data format: the file is not UTF-8 text');
+    throw new DomainError(234, {}, 'Invalid data format: the file is not UTF-8 text');
   }
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     records = parse(text, { delimiter: ';', record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_empty_lines: true, bom: true, trim: true, info: true }) as unknown as typeof records;
   } catch (e) {
-    throw new ApiError(234, {}, `Invalid data format: ${(e as Error).message}`);
+    throw new DomainError(234, {}, `Invalid data format: ${(e as Error).message}`);
   }
   const header = records[0]?.record.map((h) => h.toLowerCase());
   if (!header || header.join(';') !== PLACE_CSV_HEADER.join(';')) {
-    throw new ApiError(234, {}, `Invalid data format: the first row must be the header ${PLACE_CSV_HEADER.join(';')}`);
+    throw new DomainError(234, {}, `Invalid data format: the first row must be the header ${PLACE_CSV_HEADER.join(';')}`);
   }
   const rows = records.slice(1).filter(({ record }) => record.some((c) => c !== ''));
-  if (rows.length > MAX_UPLOAD_ROWS) throw new ApiError(234, {}, `Invalid data format: at most ${MAX_UPLOAD_ROWS} rows per file, got ${rows.length}`);
+  if (rows.length > MAX_UPLOAD_ROWS) throw new DomainError(234, {}, `Invalid data format: at most ${MAX_UPLOAD_ROWS} rows per file, got ${rows.length}`);
   return rows.map(({ record, info }) => ({
     line: startLine(record, info.lines),
     cells: record.length === PLACE_CSV_HEADER.length ? Object.fromEntries(PLACE_CSV_HEADER.map((h, i) => [h, record[i]])) : undefined,
@@ -141,15 +141,15 @@ export async function uploadPlaces(services: Services, owner: UserRow, file: Upl
   const errorRows = new Set(bad.map((b) => b.line)).size;
   const details = bad.slice(0, 100);
   if (opts.error_policy === 'fail' && bad.length) {
-    throw new ApiError(234, { total: rows.length, errors: errorRows, row_errors: details }, `Invalid data format: ${errorRows} bad row(s), first at line ${bad[0].line}; nothing was imported`);
+    throw new DomainError(234, { total: rows.length, errors: errorRows, row_errors: details }, `Invalid data format: ${errorRows} bad row(s), first at line ${bad[0].line}; nothing was imported`);
   }
   if (duplicates.length) {
-    throw new ApiError(247, { external_ids: [...new Set(duplicates)].slice(0, 100) }, `Entity already exists: places with external_id ${duplicates[0]}; nothing was imported`);
+    throw new DomainError(247, { external_ids: [...new Set(duplicates)].slice(0, 100) }, `Entity already exists: places with external_id ${duplicates[0]}; nothing was imported`);
   }
   const creating = plan.filter((p) => p.updateId === undefined).length;
   const max = services.store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
   const current = places.count(owner.id);
-  if (current + creating > max) throw new ApiError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
+  if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
   places.transaction(() => {
     for (const p of plan) {
       if (p.updateId === undefined) places.insert(owner.id, p.input);

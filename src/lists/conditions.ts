@@ -11,8 +11,8 @@
  * At most 72 conditions in total; the top-level array is joined with AND.
  */
 import { z } from 'zod';
-import { invalidParams } from '../api/errors.ts';
-import { parseDateTime } from '../time.ts';
+import { invalidParams } from '../core/errors.ts';
+import { parseDateTime } from '../core/time.ts';
 
 export type FieldKind = 'number' | 'string' | 'datetime' | 'boolean';
 

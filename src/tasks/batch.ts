@@ -2,13 +2,13 @@
  * task/batch_convert (spec: Tasks; docs/tasks-api.md): tab-delimited rows -> task objects ready
  * for task/create, each with its own `errors`. Nothing is saved. Parsing is src/imports/batch.ts.
  */
-import { invalidParams } from '../api/errors.ts';
+import { invalidParams } from '../core/errors.ts';
 import type { Services } from '../api/kernel.ts';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import { coordinateCells, intCell, parseBatch, textCell, type BatchRow, type RowError } from '../imports/batch.ts';
 import { addressFor, locateRow } from '../imports/geocode.ts';
 import type { UserRow } from '../store/users.ts';
-import { formatDateTime, parseDateTime } from '../time.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS } from './input.ts';
 
 export const TASK_BATCH_FIELDS = ['label', 'from', 'to', 'address', 'lat', 'lng', 'description', 'radius', 'external_id', 'max_delay', 'min_stay_duration', 'duration'] as const;

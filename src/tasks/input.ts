@@ -4,7 +4,7 @@
  * fields, the tracker (owner's, not blocked, tariff with tasks) and the address filler.
  */
 import { z } from 'zod';
-import { ApiError, invalidParams } from '../api/errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import type { Services } from '../api/kernel.ts';
 import { id } from '../api/schemas.ts';
 import { ownTracker } from '../api/tracker.ts';
@@ -12,7 +12,7 @@ import { addressFor } from '../imports/geocode.ts';
 import type { TaskDraft } from '../store/tasks.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
-import { parseDateTime } from '../time.ts';
+import { parseDateTime } from '../core/time.ts';
 
 /** Largest task zone radius, meters (the spec sets none). */
 export const MAX_RADIUS = 100_000;
@@ -111,14 +111,14 @@ function tagErrors(services: Services, owner: UserRow, tagIds: number[] | undefi
 
 /** create_form (spec: task/create): forms are a later issue, so no template exists yet and a non-null template id is 201. */
 export function checkFormTemplate(createForm: boolean, templateId: number | null | undefined): void {
-  if (createForm && templateId !== null && templateId !== undefined) throw new ApiError(201, {}, `Not found in the database: form template ${templateId}`);
+  if (createForm && templateId !== null && templateId !== undefined) throw new DomainError(201, {}, `Not found in the database: form template ${templateId}`);
 }
 
 /** The tracker a task may be assigned to: the owner's (else `notFound`), not blocked (208), tariff with tasks (236). */
 export function taskTracker(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
   const t = ownTracker(services, owner, trackerId, notFound);
-  if (t.blocked) throw new ApiError(208, {}, `Device blocked: tracker ${trackerId}`);
-  if (!services.store.tariffs.get(t.tariff_id)?.has_tasks) throw new ApiError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
+  if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
+  if (!services.store.tariffs.get(t.tariff_id)?.has_tasks) throw new DomainError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
   return t;
 }
 

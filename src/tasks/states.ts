@@ -3,7 +3,7 @@
  * and assigned; arrived, done, failed, delayed and faulty are set by the telemetry core alone
  * (TaskStore.setOutcome).
  */
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../core/errors.ts';
 import type { TaskRow, TaskStatus } from '../store/tasks.ts';
 
 /** States in which task/assign, task/update and task/transmute are allowed. */
@@ -17,5 +17,5 @@ export const initialStatus = (trackerId: number | null): TaskStatus => (trackerI
 /** 255 unless every row is unassigned or assigned. */
 export function requireEditable(rows: TaskRow[], what: string): void {
   const bad = rows.find((r) => !isEditable(r.status));
-  if (bad) throw new ApiError(255, {}, `Invalid task state: ${bad.id === rows[0].id ? what : `checkpoint ${bad.id}`} is ${bad.status}; only unassigned or assigned ones can be changed`);
+  if (bad) throw new DomainError(255, {}, `Invalid task state: ${bad.id === rows[0].id ? what : `checkpoint ${bad.id}`} is ${bad.status}; only unassigned or assigned ones can be changed`);
 }

@@ -2,7 +2,7 @@
 import type { FieldValues } from '../store/fields.ts';
 import type { Store } from '../store/index.ts';
 import type { TaskRow } from '../store/tasks.ts';
-import { formatDateTime } from '../time.ts';
+import { formatDateTime } from '../core/time.ts';
 
 const when = (ms: number | null, tz: string) => (ms === null ? null : formatDateTime(ms, tz));
 

@@ -3,7 +3,7 @@
  * and cluster (cluster_single_reports=true), in time order. Pure: rows come with their addresses
  * already resolved, times are formatted in the user's zone.
  */
-import { formatDateTime } from '../time.ts';
+import { formatDateTime } from '../core/time.ts';
 import type { TrackRow } from '../store/tracks.ts';
 import { median } from '../telemetry/stages/geo.ts';
 import { distanceM } from './geo.ts';

@@ -13,7 +13,7 @@ import type { Services } from '../../src/api/kernel.ts';
 import { buildApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
-import { formatDateTime } from '../../src/time.ts';
+import { formatDateTime } from '../../src/core/time.ts';
 import { xmlText } from '../../src/tracks/kml.ts';
 import { membership } from '../../src/tracks/points.ts';
 import { simplifyLine } from '../../src/tracks/simplify.ts';

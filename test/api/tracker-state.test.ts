@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocol as teltonika } from '../../protocols/teltonika.ts';
 import type { AttrValue, DeviceRecord } from '../../protocols/types.ts';
-import { formatDateTime } from '../../src/time.ts';
+import { formatDateTime } from '../../src/core/time.ts';
 import { messageLines } from '../protocols/harness.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 

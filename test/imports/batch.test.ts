@@ -1,6 +1,6 @@
 /** The generic tab-delimited batch parser and cell helpers (src/imports/batch.ts), reused by every batch_convert. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/core/errors.ts';
 import { coordinateCells, intCell, numberCell, parseBatch, tagNamesCell, type RowError } from '../../src/imports/batch.ts';
 import { simplify } from '../../src/imports/geometry.ts';
 
@@ -8,7 +8,7 @@ const code = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return (e as ApiError).code;
+    return (e as DomainError).code;
   }
   return undefined;
 };

@@ -1,7 +1,7 @@
 /** The search-condition language compiled against a real SQLite table: results, limits and hostile input. */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/core/errors.ts';
 import { compileConditions, compileSort, type Condition, type FieldMap } from '../../src/lists/conditions.ts';
 
 const db = new Database(':memory:');
@@ -26,7 +26,7 @@ const error = (f: () => unknown) => {
   try {
     f();
   } catch (e) {
-    return e instanceof ApiError ? { code: e.code, ...(e.extra as object) } : e;
+    return e instanceof DomainError ? { code: e.code, ...(e.extra as object) } : e;
   }
   return 'no error';
 };
