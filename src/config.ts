@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import type { GeocoderConfig } from './geocoder/types.ts';
 
 /** Conventional ports of the listeners (the ports tracker fleets are already configured for). */
 export const DEFAULT_PROTOCOL_PORTS: Readonly<Record<string, number>> = Object.freeze({
@@ -52,20 +53,6 @@ export interface Config {
   geocoder: GeocoderConfig;
   /** Worker threads of the telemetry pool. */
   telemetryThreads: number;
-}
-
-/** Geocoder settings (docs/geocoder.md). */
-export type GeocoderProviderName = 'offline' | 'nominatim' | 'photon';
-export interface GeocoderConfig {
-  nominatimUrl: string | null;
-  photonUrl: string | null;
-  /** Each of the spec's five geocoder type ids -> the provider that answers for it. */
-  types: Record<'geocoder_type_1' | 'geocoder_type_2' | 'geocoder_type_3' | 'geocoder_type_4' | 'geocoder_type_5', GeocoderProviderName>;
-  timeoutMs: number;
-  /** Entries of the in-memory result cache. */
-  cacheSize: number;
-  /** Days a remote provider's answer is kept in the SQLite cache (0 = not kept). */
-  cacheDays: number;
 }
 
 export class ConfigError extends Error {}

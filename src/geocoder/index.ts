@@ -3,7 +3,7 @@
  * type, caches answers (memory LRU for all providers, SQLite for the remote ones) and falls back to
  * the offline provider when a remote one fails. docs/geocoder.md describes the behaviour.
  */
-import type { GeocoderConfig } from '../config.ts';
+import type { GeocoderConfig } from './types.ts';
 import type { GeoCacheStore } from '../store/geocache.ts';
 import { Lru } from './lru.ts';
 import { NominatimProvider } from './nominatim.ts';

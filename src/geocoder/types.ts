@@ -43,3 +43,17 @@ export interface Geocoder {
   /** Points matching a text (address, place, or "lat, lng"), best first. */
   search(q: string, opts?: GeocodeOptions): Promise<GeoResult[]>;
 }
+
+/** Geocoder settings (docs/geocoder.md). */
+export type GeocoderProviderName = 'offline' | 'nominatim' | 'photon';
+export interface GeocoderConfig {
+  nominatimUrl: string | null;
+  photonUrl: string | null;
+  /** Each of the spec's five geocoder type ids -> the provider that answers for it. */
+  types: Record<'geocoder_type_1' | 'geocoder_type_2' | 'geocoder_type_3' | 'geocoder_type_4' | 'geocoder_type_5', GeocoderProviderName>;
+  timeoutMs: number;
+  /** Entries of the in-memory result cache. */
+  cacheSize: number;
+  /** Days a remote provider's answer is kept in the SQLite cache (0 = not kept). */
+  cacheDays: number;
+}

@@ -7,7 +7,8 @@
  */
 import { DEVICE_PROTOCOLS } from './devices/index.ts';
 import { VirtualTracker, type TrackerEnv } from './tracker.ts';
-import type { SimFix } from './types.ts';
+import type { SimFix, SimulationStats } from './types.ts';
+export type { SimulationStats } from './types.ts';
 import { Vehicle } from './vehicle.ts';
 
 export interface SimulationOptions {
@@ -49,31 +50,6 @@ export interface SimulationOptions {
   seed?: number;
 }
 
-export interface SimulationStats {
-  trackers: number;
-  /** Trackers connected right now. */
-  connected: number;
-  /** Connections established (reconnects included). */
-  connects: number;
-  disconnects: number;
-  /** Records sent, resends included. */
-  sent: number;
-  resent: number;
-  /** Records the server acknowledged (each once). */
-  acked: number;
-  /** Records the server answered without accepting (kept and sent again). */
-  refused: number;
-  /** Records lost to a full device buffer. */
-  dropped: number;
-  /** Socket errors, protocol errors and timeouts. */
-  errors: number;
-  timeouts: number;
-  /** Commands/messages the server sent to trackers. */
-  commands: number;
-  /** Records still unacknowledged (at the end: left in the buffers). */
-  pending: number;
-  elapsedMs: number;
-}
 
 export class SimulationOptionError extends Error {}
 

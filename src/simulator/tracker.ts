@@ -5,8 +5,7 @@
  * again. Stop-and-wait keeps the accounting exact: what the server answered is what is acked.
  */
 import net from 'node:net';
-import type { Device, Reply, ReplyReader, SimFix } from './types.ts';
-import type { SimulationStats } from './run.ts';
+import type { Device, Reply, ReplyReader, SimFix, SimulationStats } from './types.ts';
 
 interface Entry {
   fix: SimFix;

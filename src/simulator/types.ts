@@ -74,3 +74,29 @@ export interface DeviceProtocol {
   idPattern: RegExp;
   createDevice(deviceId: string, target: { host: string; port: number }): Device;
 }
+
+export interface SimulationStats {
+  trackers: number;
+  /** Trackers connected right now. */
+  connected: number;
+  /** Connections established (reconnects included). */
+  connects: number;
+  disconnects: number;
+  /** Records sent, resends included. */
+  sent: number;
+  resent: number;
+  /** Records the server acknowledged (each once). */
+  acked: number;
+  /** Records the server answered without accepting (kept and sent again). */
+  refused: number;
+  /** Records lost to a full device buffer. */
+  dropped: number;
+  /** Socket errors, protocol errors and timeouts. */
+  errors: number;
+  timeouts: number;
+  /** Commands/messages the server sent to trackers. */
+  commands: number;
+  /** Records still unacknowledged (at the end: left in the buffers). */
+  pending: number;
+  elapsedMs: number;
+}
