@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
 import { hiddenTrip } from '../tracks/filter.ts';
-import { extentDiagonalM } from '../tracks/geo.ts';
+import { extentDiagonalM } from '../core/geo.ts';
 import { trackKml, type KmlTrack } from '../tracks/kml.ts';
 import { membership, outside, simplifyIndicesOff, within, type Interval } from '../tracks/points.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';

@@ -9,7 +9,7 @@
  * (The aggregate is SQLite-specific; a PostgreSQL store would use array_agg for the same.)
  */
 import type { DB } from './db.ts';
-import type { Extent } from '../tracks/geo.ts';
+import type { Extent } from '../core/geo.ts';
 import { TrackPointStore } from './track-points.ts';
 
 export interface TrackRow {
