@@ -53,6 +53,8 @@ export interface Config {
   geocoder: GeocoderConfig;
   /** Worker threads of the telemetry pool. */
   telemetryThreads: number;
+  /** CPU priority (nice, 0..19) the telemetry worker threads lower themselves to. */
+  telemetryNice: number;
 }
 
 export class ConfigError extends Error {}
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: level,
     geocoder: geocoderConfig(env),
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
+    telemetryNice: int(env, 'FSM_TELEMETRY_NICE', 10, 0, 19),
   };
   return deepFreeze(cfg);
 }

@@ -40,11 +40,12 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     log: (level, msg, data) => api.log[level](data ?? {}, msg),
   });
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
-  const judge = new TaskJudge(store.telemetry, store.trackers);
+  // Outcomes after processing are judged in the workers; this timer covers time-based transitions.
+  const judge = new TaskJudge(store.telemetry, store.trackers, Date.now);
   const telemetry = new TelemetryScheduler(store, {
     dbFile: config.dbFile,
     threads: config.telemetryThreads,
-    onProcessed: (trackerIds, since) => judge.afterProcessing(trackerIds, since),
+    nice: config.telemetryNice,
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
   gateway.core.writer.onCommitted = () => telemetry.soon();

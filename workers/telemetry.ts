@@ -1,30 +1,23 @@
 /**
- * A telemetry worker. Three kinds of task: `read` the points of a round's windows (its own
- * connection) into one buffer of PointBatch messages; `process` a round: the pure pipeline over each
- * device's batch, geofences and visits, then the results written through its own connection (SQLite
- * serializes writers); `simplify` a long track line for the API. State comes in and goes out with
- * every batch (JSON); the worker keeps only caches: its connection and the geofence index, rebuilt
- * when the database's `geo` version changes.
+ * A telemetry worker. Two kinds of task: `process` a round: each window's points read through the
+ * worker's own connection (one read snapshot), the pure pipeline over them, geofences and visits,
+ * then all results written in one transaction, in which the tasks the new visits touch are judged
+ * (src/telemetry/task-judge.ts) — the round's result carries the task outcomes back, so the main
+ * thread neither moves points nor re-reads visits; `simplify` a long track line for the API. State
+ * comes in and goes out with every window (JSON); the worker keeps only caches: its connection and
+ * the geofence index, rebuilt when the database's `geo` version changes.
  */
 import { Piscina } from 'piscina';
 import { simplifyLine } from '../src/tracks/simplify.ts';
-import { decodePoints, encodeColumns, joinBatches } from '../src/telemetry/batch.ts';
+import { pointsOf } from '../src/telemetry/batch.ts';
 import { GeoIndex } from '../src/telemetry/geofence/index.ts';
 import { NearbyProbe } from '../src/telemetry/geofence/nearby.ts';
 import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type VisitState } from '../src/telemetry/geofence/visits.ts';
 import { process as runPipeline, replayFrom, type PipelineState } from '../src/telemetry/pipeline.ts';
-import { loadGeoRows } from '../src/store/geo.ts';
-import { openDatabase } from '../src/store/db.ts';
-import { TelemetryStore, type WindowResult as StoredWindow } from '../src/store/telemetry.ts';
-import type { Counters, Point, Segment, TrackerSettings, Visit } from '../src/telemetry/types.ts';
-import { emptyPacked, type PackedPoints } from '../src/store/track-points.ts';
-
-/** Read the points of a round's windows (the scheduler's first step), answered as one buffer of PointBatch messages (`joinBatches`). */
-export interface ReadTask {
-  kind: 'read';
-  dbFile: string;
-  windows: Array<{ sourceId: number; from: number; limit: number }>;
-}
+import { judgeAfterWindow, type TaskChange } from '../src/telemetry/task-judge.ts';
+import { openTelemetryStore, type TelemetryStore, type WindowResult as StoredWindow } from '../src/store/telemetry.ts';
+import type { Counters, Segment, TrackerSettings, Visit } from '../src/core/telemetry.ts';
+import { trackPointsOf, type FullPointColumns, type PointColumns } from '../src/core/point.ts';
 
 /** Simplify a long track line to `limit` points (track/read and track/download, off the event loop). */
 export interface SimplifyTask {
@@ -34,15 +27,13 @@ export interface SimplifyTask {
   limit: number;
 }
 
-/** One round: the windows of several devices, processed one after the other. */
+/** One round: the windows of several devices, read, processed and written one after the other. */
 export interface RoundTask {
   kind: 'process';
   dbFile: string;
   geoVersion: number;
   now: number;
   windows: WindowTask[];
-  /** Every device taken in the round (also those without points): what to write for each. */
-  write: Array<{ sourceId: number; from: number; version: number; lateVersion: number; complete: boolean }>;
 }
 
 export interface WindowTask {
@@ -56,17 +47,27 @@ export interface WindowTask {
   state: string | null;
   /** Time the window starts at (the checkpoint's or just after the tail). */
   from: number;
-  points: Uint8Array;
+  /** Most points read: a window that gets this many continues from its tail in the next round. */
+  limit: number;
+  /** The pending row's counters when the window was taken (it is cleared only if nothing came since). */
+  version: number;
+  lateVersion: number;
 }
 
 export interface RoundResult {
   /** Devices whose results were written. */
   written: number[];
+  /** Points read per window, in the order of the task's windows. */
+  points: number[];
   processed: number;
+  /** The outcomes judged from the round's visits, written in its transaction. */
+  tasks: TaskChange[];
+  /** The visits each written window replaced its period's with (from its `from` on, still open ones included). */
+  visits: Array<{ sourceId: number; from: number; visits: Visit[] }>;
 }
 
-export interface WindowResult {
-  sourceId: number;
+/** What processing one window's points gives. */
+interface WindowOutput {
   state: string;
   closed: Segment[];
   /** Segments still going on: the GNSS one and the GSM LBS one. */
@@ -81,8 +82,8 @@ export interface WindowResult {
   visitsOpen: Visit[];
   lastTime: number | null;
   processed: number;
-  /** The window's points as track points (what track/read shows). */
-  trackPoints: PackedPoints;
+  /** The window's track points (what track/read shows). */
+  trackPoints: PointColumns;
 }
 
 interface State {
@@ -93,85 +94,66 @@ interface State {
 let geo: { version: number; index: GeoIndex } | undefined;
 let store: TelemetryStore | undefined;
 
-/** This worker's connection: it reads geofences and writes the results of its windows. */
+/** This worker's connection: it reads points and geofences and writes the results of its windows. */
 function telemetryStore(dbFile: string): TelemetryStore {
-  return (store ??= new TelemetryStore(openDatabase(dbFile)));
+  return (store ??= openTelemetryStore(dbFile));
 }
 
 /** The geofence index of the current `geo` version (zones, places and task zones). */
 function geoIndex(dbFile: string, version: number): GeoIndex {
   if (geo?.version === version) return geo.index;
-  const rows = loadGeoRows(telemetryStore(dbFile).db);
+  const rows = telemetryStore(dbFile).geoRows();
   geo = { version, index: GeoIndex.fromRows(rows.zones, rows.zonePoints, rows.places, rows.tasks) };
   return geo.index;
 }
 
-export default function handle(task: ReadTask | RoundTask | SimplifyTask): RoundResult | ReturnType<typeof Piscina.move> {
+export default function handle(task: RoundTask | SimplifyTask): RoundResult | ReturnType<typeof Piscina.move> {
   if (task.kind === 'simplify') return Piscina.move(simplifyLine(task.lat, task.lng, task.limit));
-  return task.kind === 'read' ? readRound(task) : processRound(task);
-}
-
-/** Up to `limit` points of each window from its start, in one read transaction; the buffer is moved, not copied. */
-function readRound(task: ReadTask): ReturnType<typeof Piscina.move> {
-  const store = telemetryStore(task.dbFile);
-  const parts = store.db.transaction(() =>
-    task.windows.map((w) => {
-      const cols = store.pointColumns(w.sourceId, w.from, w.limit);
-      return { n: cols.n, bytes: cols.n ? encodeColumns(cols) : new Uint8Array(0) };
-    }),
-  )();
-  return Piscina.move(joinBatches(parts));
+  return processRound(task);
 }
 
 function processRound(round: RoundTask): RoundResult {
-  const index = geoIndex(round.dbFile, round.geoVersion);
-  const results = new Map(round.windows.map((w) => [w.sourceId, processWindow(w, index, round.now)]));
   const store = telemetryStore(round.dbFile);
+  const index = geoIndex(round.dbFile, round.geoVersion);
+  // Up to `limit` points of each window from its start, all in one snapshot.
+  const columns = store.readSnapshot(() => round.windows.map((w) => store.pointColumns(w.sourceId, w.from, w.limit)));
   const writes: StoredWindow[] = [];
+  const judged: Array<{ sourceId: number; trackerIds: number[]; from: number; visits: Visit[] }> = [];
   let processed = 0;
-  for (const t of round.write) {
-    const w = results.get(t.sourceId);
-    if (!w) {
+  round.windows.forEach((t, i) => {
+    const cols = columns[i];
+    if (!cols.n) {
       store.clearIfUnchanged(t.sourceId, t.version); // nothing with a location in the window
-      continue;
+      return;
     }
+    const w = processWindow(t, cols, index, round.now);
     processed += w.processed;
+    const visits = [...w.visitsClosed, ...w.visitsOpen];
     writes.push({
       sourceId: t.sourceId,
       from: t.from,
       segments: [...w.closed, ...w.open.map((o) => ({ ...o, open: true }))],
       replay: w.replay,
       checkpoints: w.checkpoints,
-      visits: [...w.visitsClosed, ...w.visitsOpen],
+      visits,
       counters: w.counters,
       pendingVersion: t.version,
       lateVersion: t.lateVersion,
       // A window cut at its point limit continues from its tail next round.
-      complete: t.complete,
+      complete: cols.n < t.limit,
       tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
       now: round.now,
       trackPoints: w.lastTime === null ? undefined : { from: t.from, to: w.lastTime, points: w.trackPoints },
     });
-  }
-  store.writeAll(writes);
-  return { written: writes.map((w) => w.sourceId), processed };
+    judged.push({ sourceId: t.sourceId, trackerIds: t.trackerIds, from: t.from, visits });
+  });
+  // Task outcomes in the same transaction as the visits they follow from.
+  const tasks = store.writeAll(writes, () => judged.flatMap((j) => judgeAfterWindow(store, j, round.now))) ?? [];
+  return { written: writes.map((w) => w.sourceId), points: columns.map((c) => c.n), processed, tasks, visits: judged.map((j) => ({ sourceId: j.sourceId, from: j.from, visits: j.visits })) };
 }
 
-/** The points track/read shows (the store's rule): valid, with a location, not at 0,0. */
-function trackPointsOf(points: readonly Point[]): PackedPoints {
-  const out = emptyPacked(points.length);
-  for (const p of points) {
-    if (!p.valid || !Number.isFinite(p.lat) || !Number.isFinite(p.lng) || (p.lat === 0 && p.lng === 0)) continue;
-    out.time[out.n] = p.time;
-    out.lat[out.n] = p.lat;
-    out.lng[out.n] = p.lng;
-    out.lbs[out.n++] = p.lbs ? 1 : 0;
-  }
-  return out;
-}
-
-function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowResult {
-  const points = decodePoints(task.points);
+function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex, now: number): WindowOutput {
+  const points = pointsOf(cols);
   const start: State = task.state ? (JSON.parse(task.state) as State) : { visits: EMPTY_VISIT_STATE };
   const replay = start.pipeline ? replayFrom(start.pipeline, task.from) : { gnss: 0, lbs: 0 };
   const out = runPipeline(start.pipeline, points, task.settings, { now, fuelPer100Km: task.fuelPer100Km });
@@ -197,7 +179,6 @@ function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowRe
   const visitsOpen: Visit[] = visits.fences.filter((f) => f.enter !== null).map((f) => ({ kind: f.kind, id: f.id, enter: f.enter!, exit: null }));
 
   return {
-    sourceId: task.sourceId,
     state: JSON.stringify({ pipeline: out.state, visits } satisfies State),
     closed: out.closed,
     open: [out.open, out.openLbs].filter((x): x is Segment => x !== null),
@@ -208,6 +189,6 @@ function processWindow(task: WindowTask, index: GeoIndex, now: number): WindowRe
     visitsOpen,
     lastTime: points.length ? points[points.length - 1].time : null,
     processed: points.length,
-    trackPoints: trackPointsOf(points),
+    trackPoints: trackPointsOf(cols),
   };
 }

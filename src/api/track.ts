@@ -8,14 +8,15 @@
 import { zip } from 'fflate';
 import { z } from 'zod';
 import type { GeocoderType } from '../geocoder/types.ts';
-import { concatColumns, type PointColumns, type PointRow, type TrackRow } from '../store/tracks.ts';
+import type { PointRow, TrackRow } from '../store/tracks.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
 import { hiddenTrip } from '../tracks/filter.ts';
-import { extentDiagonalM } from '../tracks/geo.ts';
+import { extentDiagonalM } from '../core/geo.ts';
+import { concatColumns, isLbs, type PointColumns } from '../core/point.ts';
 import { trackKml, type KmlTrack } from '../tracks/kml.ts';
 import { membership, outside, simplifyIndicesOff, within, type Interval } from '../tracks/points.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
@@ -180,7 +181,7 @@ function pointView(r: PointRow, tz: string, parking: boolean): Record<string, un
     speed: Math.round(r.speed ?? 0),
   };
   if (r.precision !== null) v.precision = Math.round(r.precision);
-  if (r.flags & 2) v.gsm_lbs = true;
+  if (isLbs(r.flags)) v.gsm_lbs = true;
   if (parking) v.parking = true;
   return v;
 }

@@ -4,20 +4,17 @@
  * main thread's event loop never waits for the disk.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../store/db.ts';
-import { FixStore } from '../store/fixes.ts';
-import type { PackedRows } from './packing.ts';
+import { openFixStore, type Synchronous } from '../store/fixes.ts';
+import type { PackedRows } from '../core/point.ts';
 
 interface Job {
   id: number;
   rows: PackedRows;
 }
 
-const { dbFile, synchronous } = workerData as { dbFile: string; synchronous: 'FULL' | 'NORMAL' };
-const db = openDatabase(dbFile);
+const { dbFile, synchronous } = workerData as { dbFile: string; synchronous: Synchronous };
 // FULL: a committed transaction survives power loss, not only a process crash.
-db.pragma(`synchronous = ${synchronous}`);
-const fixes = new FixStore(db);
+const { fixes, close } = openFixStore(dbFile, synchronous);
 
 let queue: Job[] = [];
 parentPort!.postMessage({ ready: true });
@@ -42,7 +39,7 @@ function commit(): void {
 parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean }) => {
   if (msg.close) {
     commit();
-    db.close();
+    close();
     parentPort!.postMessage({ closed: true });
     return;
   }

@@ -2,11 +2,10 @@
  * Reads of `device_state` (migration 008): the latest state of each device. The gateway's writer
  * keeps the rows current in the same transaction as the fixes; the API only reads them here.
  */
-import type { AttrValue } from '../../protocols/types.ts';
+import type { LatestAttrs } from '../core/point.ts';
 import type { DB } from './db.ts';
 
-/** Latest value of each attribute and the time (ms UTC) it was reported. */
-export type LatestAttrs = Record<string, [AttrValue, number]>;
+export type { LatestAttrs } from '../core/point.ts';
 
 export interface DeviceState {
   sourceId: number;

@@ -1,11 +1,11 @@
 /**
  * Fixes and the latest device state: the writer's side (one transaction per group commit) and
- * simple reads. Rows arrive packed (see src/gateway/packing.ts) so the gateway's writer thread can
+ * simple reads. Rows arrive packed (`PackedRows`, src/core/point.ts) so the gateway's writer thread can
  * insert them without building objects.
  */
-import type { DB } from './db.ts';
+import { openDatabase, type DB } from './db.ts';
 import type { DeviceStateRow } from './device-state.ts';
-import { COLS, F, type PackedRows } from '../gateway/packing.ts';
+import { isGnssFix, ROW as F, ROW_WIDTH as COLS, type PackedRows } from '../core/point.ts';
 
 /** The writer's in-memory device state: the stored row with its attributes parsed. */
 type State = Omit<DeviceStateRow, 'source_id' | 'attrs'> & { attrs: Record<string, [unknown, number]> };
@@ -27,6 +27,16 @@ function insertSql(rows: number): string {
          precision = coalesce(excluded.precision, precision), flags = flags | excluded.flags,
          odometer = coalesce(excluded.odometer, odometer), hours = coalesce(excluded.hours, hours), fuel_used = coalesce(excluded.fuel_used, fuel_used),
          attrs = CASE WHEN attrs IS NULL THEN excluded.attrs WHEN excluded.attrs IS NULL THEN attrs ELSE json_patch(attrs, excluded.attrs) END`;
+}
+
+/** Durability of a commit: FULL survives power loss, NORMAL (in WAL mode) a process crash. */
+export type Synchronous = 'FULL' | 'NORMAL';
+
+/** The writer thread's own connection and fix store, with the durability it commits at. */
+export function openFixStore(dbFile: string, synchronous: Synchronous): { fixes: FixStore; close(): void } {
+  const db = openDatabase(dbFile);
+  db.pragma(`synchronous = ${synchronous}`);
+  return { fixes: new FixStore(db), close: () => db.close() };
 }
 
 export class FixStore {
@@ -128,7 +138,7 @@ export class FixStore {
     if (s.last_time === null || time > s.last_time) s.last_time = time;
     const flags = v[o + F.flags];
     const hasFix = !Number.isNaN(v[o + F.lat]) && !Number.isNaN(v[o + F.lng]);
-    if (hasFix && flags & 1 && !(flags & 2) && (s.fix_time === null || time >= s.fix_time)) {
+    if (hasFix && isGnssFix(flags) && (s.fix_time === null || time >= s.fix_time)) {
       s.fix_time = time;
       s.lat = v[o + F.lat];
       s.lng = v[o + F.lng];

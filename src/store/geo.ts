@@ -4,7 +4,7 @@
  * from them knows exactly which version it holds. Read-only.
  */
 import type { DB } from './db.ts';
-import type { GeoRows } from '../telemetry/geofence/rows.ts';
+import type { GeoRows } from '../core/telemetry.ts';
 
 export interface GeoSnapshot extends GeoRows {
   version: number;

@@ -8,6 +8,7 @@ import type { DB } from './db.ts';
 import { FieldStore, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';
 import type { FieldMap } from '../lists/conditions.ts';
+import { distanceM, EARTH_RADIUS_M } from '../core/geo.ts';
 
 export type TaskType = 'task' | 'route' | 'checkpoint';
 export const TASK_STATUSES = ['unassigned', 'assigned', 'done', 'failed', 'delayed', 'arrived', 'faulty'] as const;
@@ -91,13 +92,10 @@ export interface Outcome {
   completion_date?: number | null;
 }
 
-const EARTH_M = 6_371_008.8;
+// Geodesy lives once, in src/core/geo.ts.
+const EARTH_M = EARTH_RADIUS_M;
 const rad = (d: number) => (d * Math.PI) / 180;
-/** Great-circle distance in meters (haversine). */
-export function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
-  return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
+export { distanceM };
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 const LIKE = "LIKE ? ESCAPE '\\'";

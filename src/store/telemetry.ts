@@ -2,10 +2,10 @@
  * The telemetry core's SQL: what is pending, the points of a window, checkpoints, and the derived
  * data (tracks, visits, counters) written back in one transaction per processed window.
  */
-import type { Counters, Segment, TrackerSettings, Visit } from '../telemetry/types.ts';
-import { emptyColumns, type PointColumns } from '../telemetry/batch.ts';
-import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
-import type { DB } from './db.ts';
+import { DEFAULT_SETTINGS, type Counters, type GeoKind, type Segment, type TrackerSettings, type Visit } from '../core/telemetry.ts';
+import { emptyFullColumns, type FullPointColumns } from '../core/point.ts';
+import { openDatabase, type DB } from './db.ts';
+import { loadGeoRows, type GeoSnapshot } from './geo.ts';
 import type { TaskStatus } from './tasks.ts';
 import { TrackPointStore, type PackedPoints } from './track-points.ts';
 
@@ -63,6 +63,11 @@ const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, preci
   FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
 
 
+/** A telemetry worker's own connection to the database file. */
+export function openTelemetryStore(dbFile: string): TelemetryStore {
+  return new TelemetryStore(openDatabase(dbFile));
+}
+
 export class TelemetryStore {
   private pendingStmt;
   private pendingOne;
@@ -87,13 +92,15 @@ export class TelemetryStore {
   private dueStmt;
   private judgeStmt;
   private visitsStmt;
+  private visitsBeforeStmt;
+  private trackerSourceStmt;
   private routeStmt;
   private outcomeStmt;
   private tailPut;
 
   /** Set around a `pointColumns` query (synchronous): the aggregate's capacity and its result. */
   private capacity = 0;
-  private collected: PointColumns | undefined;
+  private collected: FullPointColumns | undefined;
   private collectStmt;
 
   readonly trackPoints: TrackPointStore;
@@ -103,27 +110,26 @@ export class TelemetryStore {
     // Rows straight into the packed columns by an aggregate function: one JS call per row and no
     // per-row array (reading rows as arrays cost about as much again as the scan).
     // Named parameters, not a rest array: no array per row.
-    const step = (c: PointColumns, time: number, lat: number, lng: number, alt: number | null, speed: number | null, course: number | null, satellites: number | null, precision: number | null, hdop: number | null, flags: number, odometer: number | null, hours: number | null, fuelUsed: number | null): void => {
+    const step = (c: FullPointColumns, time: number, lat: number, lng: number, alt: number | null, speed: number | null, course: number | null, satellites: number | null, precision: number | null, hdop: number | null, flags: number, odometer: number | null, hours: number | null, fuelUsed: number | null): void => {
       const i = c.n++;
-      const d = c.doubles;
-      d.time[i] = time;
-      d.lat[i] = lat;
-      d.lng[i] = lng;
-      d.alt[i] = alt ?? NaN;
-      d.speed[i] = speed ?? NaN;
-      d.course[i] = course ?? NaN;
-      d.satellites[i] = satellites ?? NaN;
-      d.precision[i] = precision ?? NaN;
-      d.hdop[i] = hdop ?? NaN;
-      d.odometer[i] = odometer ?? NaN;
-      d.hours[i] = hours ?? NaN;
-      d.fuelUsed[i] = fuelUsed ?? NaN;
-      // fixes flags (valid, lbs, archive, ignition known, ignition on, alarm) -> batch flags (no archive)
-      c.flags[i] = (flags & 3) | ((flags >> 1) & 28);
+      c.time[i] = time;
+      c.lat[i] = lat;
+      c.lng[i] = lng;
+      c.alt[i] = alt ?? NaN;
+      c.speed[i] = speed ?? NaN;
+      c.course[i] = course ?? NaN;
+      c.satellites[i] = satellites ?? NaN;
+      c.precision[i] = precision ?? NaN;
+      c.hdop[i] = hdop ?? NaN;
+      c.odometer[i] = odometer ?? NaN;
+      c.hours[i] = hours ?? NaN;
+      c.fuelUsed[i] = fuelUsed ?? NaN;
+      c.flags[i] = flags; // the one layout (src/core/point.ts): no remapping
+
     };
-    db.aggregate<PointColumns>('telemetry_points_collect', {
-      start: () => Object.assign(emptyColumns(this.capacity), { n: 0 }),
-      step: step as unknown as (acc: PointColumns) => void,
+    db.aggregate<FullPointColumns>('telemetry_points_collect', {
+      start: () => emptyFullColumns(this.capacity),
+      step: step as unknown as (acc: FullPointColumns) => void,
       result: (c) => {
         this.collected = c;
         return c.n;
@@ -155,6 +161,10 @@ export class TelemetryStore {
     this.settingsPut = db.prepare('INSERT OR REPLACE INTO telemetry_settings (source_id, settings) VALUES (?, ?)');
     this.judgeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE tracker_id = ? AND type <> 'route' AND status <> 'unassigned'
         AND (status IN ('assigned', 'arrived', 'delayed') OR to_time + max_delay * 60000 >= ?)`);
+    this.visitsBeforeStmt = db.prepare(
+      'SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = ? AND geo_id = ? AND exit_time < ? ORDER BY enter_time',
+    );
+    this.trackerSourceStmt = db.prepare('SELECT source_id FROM trackers WHERE id = ?').pluck();
     this.visitsStmt = db.prepare('SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = ? AND geo_id = ? ORDER BY enter_time');
     this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
         (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
@@ -188,8 +198,31 @@ export class TelemetryStore {
     return this.routeStmt.all(routeId) as JudgedTask[];
   }
   /** Stays of a device in a geofence. */
-  visitsOf(sourceId: number, kind: string, geoId: number): Visit[] {
+  visitsOf(sourceId: number, kind: GeoKind, geoId: number): Visit[] {
     return this.visitsStmt.all(sourceId, kind, geoId) as Visit[];
+  }
+  /** Stays that ended before `time`: what a window processed from `time` on keeps (it replaces the rest). */
+  visitsEndedBefore(sourceId: number, kind: GeoKind, geoId: number, time: number): Visit[] {
+    return this.visitsBeforeStmt.all(sourceId, kind, geoId, time) as Visit[];
+  }
+  /** The device (source) of a tracker, clones included. */
+  sourceOfTracker(trackerId: number): number | undefined {
+    return this.trackerSourceStmt.get(trackerId) as number | undefined;
+  }
+
+  /** Runs `fn` in one read transaction: one snapshot of every read in it, one lock. */
+  readSnapshot<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** The rows the geofence index is built from, with the `geo` version they belong to. */
+  geoRows(): GeoSnapshot {
+    return loadGeoRows(this.db);
+  }
+
+  /** Closes the connection (a worker's own store). */
+  close(): void {
+    this.db.close();
   }
   /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
   setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
@@ -223,18 +256,24 @@ export class TelemetryStore {
    * Up to `limit` fixes with a location from `from` on, in time order, straight into the packed
    * columns the workers take (the telemetry hot path: no object per point on this thread).
    */
-  pointColumns(sourceId: number, from: number, limit: number): PointColumns {
+  pointColumns(sourceId: number, from: number, limit: number): FullPointColumns {
     this.capacity = limit;
     this.collected = undefined;
     const n = this.collectStmt.get(sourceId, from, limit) as number;
-    const c = n && this.collected ? this.collected : emptyColumns(0);
+    const c = n && this.collected ? this.collected : emptyFullColumns(0);
     this.collected = undefined;
     return c;
   }
 
-  /** Write the results of a round's windows in one transaction. */
-  writeAll(ws: WindowResult[]): void {
-    if (ws.length) this.db.transaction(() => ws.forEach((w) => this.writeOne(w)))();
+  /**
+   * Write the results of a round's windows in one transaction; `then` runs inside it, after them
+   * (the worker judges the tasks the new visits touch and writes their outcomes there).
+   */
+  writeAll<T>(ws: WindowResult[], then?: () => T): T | undefined {
+    return this.db.transaction(() => {
+      ws.forEach((w) => this.writeOne(w));
+      return then?.();
+    })();
   }
 
   /** Replace what was derived from `from` on with the new results; clear the pending row if nothing new came. */

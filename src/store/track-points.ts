@@ -1,7 +1,7 @@
 /**
  * Packed track points (migration 014): the points of a device (valid fixes with a location, not
- * 0,0) in chunks of up to CHUNK_POINTS consecutive points, each one row holding its times,
- * latitudes, longitudes and GSM LBS flags as packed arrays. track/read of a day of 1 s fixes then
+ * 0,0: `isTrackPoint`, src/core/point.ts) in chunks of up to CHUNK_POINTS consecutive points, each
+ * one row holding its times, latitudes, longitudes and GSM LBS marks as packed arrays. track/read of a day of 1 s fixes then
  * reads ~700 small blobs instead of 86,400 rows through a JS call each (~5x faster).
  *
  * Derived data, like tracks: the telemetry workers write them for the span of every window they
@@ -13,26 +13,24 @@
  * before it included: appending a few live points rewrites one small chunk.
  */
 import type { DB } from './db.ts';
-import { emptyColumns, type PointColumns } from './tracks.ts';
+import { appendColumns, emptyColumns, FLAG, type PointColumns } from '../core/point.ts';
 
 /** ~3.2 KB a chunk: small enough to rewrite on every live window, few enough to read a day quickly. */
 export const CHUNK_POINTS = 128;
-const BYTES_PER_POINT = 25; // time, lat, lng (float64) + flags (uint8)
+const BYTES_PER_POINT = 25; // time, lat, lng (float64) + a GSM LBS mark (uint8)
 
-/** Points in time order; `lbs` 1 for a GSM LBS point. */
-export interface PackedPoints {
-  n: number;
-  time: Float64Array;
-  lat: Float64Array;
-  lng: Float64Array;
-  lbs: Uint8Array;
-}
+/** Track points (all valid): the common columns. */
+export type PackedPoints = PointColumns;
+export const emptyPacked = emptyColumns;
 
-export function emptyPacked(capacity: number): PackedPoints {
-  return { n: 0, time: new Float64Array(capacity), lat: new Float64Array(capacity), lng: new Float64Array(capacity), lbs: new Uint8Array(capacity) };
-}
+/**
+ * The stored mark of a point (on disk since migration 014, so it stays): 1 for GSM LBS, else 0.
+ * Every stored point is valid, so the flags read back are `valid` plus `lbs` from the mark.
+ */
+const markOf = (flags: number) => (flags & FLAG.lbs ? 1 : 0);
+const flagsOfMark = (mark: number) => (mark ? FLAG.valid | FLAG.lbs : FLAG.valid);
 
-/** Little-endian columns one after the other: time[n], lat[n], lng[n] as float64, then lbs[n]. */
+/** Little-endian columns one after the other: time[n], lat[n], lng[n] as float64, then the marks[n]. */
 export function packChunk(p: PackedPoints, a: number, b: number): Buffer {
   const n = b - a;
   const buf = Buffer.alloc(n * BYTES_PER_POINT);
@@ -40,7 +38,7 @@ export function packChunk(p: PackedPoints, a: number, b: number): Buffer {
   f.set(p.time.subarray(a, b), 0);
   f.set(p.lat.subarray(a, b), n);
   f.set(p.lng.subarray(a, b), 2 * n);
-  buf.set(p.lbs.subarray(a, b), n * 24);
+  for (let i = 0; i < n; i++) buf[n * 24 + i] = markOf(p.flags[a + i]);
   return buf;
 }
 
@@ -52,7 +50,7 @@ function unpackInto(data: Uint8Array, out: PackedPoints): void {
   out.time.set(f.subarray(0, n), out.n);
   out.lat.set(f.subarray(n, 2 * n), out.n);
   out.lng.set(f.subarray(2 * n, 3 * n), out.n);
-  out.lbs.set(data.subarray(n * 24, n * 25), out.n);
+  for (let i = 0; i < n; i++) out.flags[out.n + i] = flagsOfMark(data[n * 24 + i]);
   out.n += n;
 }
 
@@ -96,13 +94,7 @@ export class TrackPointStore {
     for (const r of touched) unpackInto(r.data, old);
     // Old points before the span, the new ones, old points after it.
     const merged = emptyPacked(old.n + points.n);
-    const copy = (src: PackedPoints, a: number, b: number) => {
-      merged.time.set(src.time.subarray(a, b), merged.n);
-      merged.lat.set(src.lat.subarray(a, b), merged.n);
-      merged.lng.set(src.lng.subarray(a, b), merged.n);
-      merged.lbs.set(src.lbs.subarray(a, b), merged.n);
-      merged.n += b - a;
-    };
+    const copy = (src: PackedPoints, a: number, b: number) => appendColumns(merged, src, a, b);
     let i = 0;
     while (i < old.n && old.time[i] < from) i++;
     copy(old, 0, i);
@@ -127,10 +119,11 @@ export class TrackPointStore {
     const out = emptyColumns(all.n);
     for (let i = 0; i < all.n; i++) {
       const t = all.time[i];
-      if (t < from || t > to || (all.lbs[i] && !includeLbs)) continue;
+      if (t < from || t > to || (all.flags[i] & FLAG.lbs && !includeLbs)) continue;
       out.time[out.n] = t;
       out.lat[out.n] = all.lat[i];
-      out.lng[out.n++] = all.lng[i];
+      out.lng[out.n] = all.lng[i];
+      out.flags[out.n++] = all.flags[i];
     }
     return out;
   }

@@ -1,7 +1,7 @@
 /**
  * Reads for the track calls (issue 5): the segments the telemetry core wrote to `tracks`, and the
- * points of a period from `fixes`. Only valid records with coordinates are points; GSM LBS ones
- * (flags bit 1) only when asked. A point at 0,0 is a device's "no fix" and never a point.
+ * points of a period from `fixes`. Which records are points is the one rule `isTrackPoint`
+ * (src/core/point.ts), applied here in JS to the rows of the range; GSM LBS ones only when asked.
  *
  * A day of 1 s fixes is 86,400 rows: reading them as row objects costs ~4x the SQLite scan, so
  * `columns` collects time/lat/lng into typed arrays with an aggregate function (one JS call per
@@ -9,8 +9,11 @@
  * (The aggregate is SQLite-specific; a PostgreSQL store would use array_agg for the same.)
  */
 import type { DB } from './db.ts';
-import type { Extent } from '../tracks/geo.ts';
+import type { Extent } from '../core/geo.ts';
+import { concatColumns, emptyColumns, FLAG, isTrackPoint, type PointColumns } from '../core/point.ts';
 import { TrackPointStore } from './track-points.ts';
+
+export { concatColumns, emptyColumns, type PointColumns } from '../core/point.ts';
 
 export interface TrackRow {
   id: number;
@@ -36,18 +39,6 @@ export interface TrackRow {
   extent_m?: number | null;
 }
 
-/** Points of a period in time order, as columns: the first `n` entries of each array. */
-export interface PointColumns {
-  n: number;
-  time: Float64Array;
-  lat: Float64Array;
-  lng: Float64Array;
-}
-
-export function emptyColumns(capacity: number): PointColumns {
-  return { n: 0, time: new Float64Array(capacity), lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
-}
-
 /** The columns in time order: as collected (the usual case), else sorted. */
 function ordered(c: PointColumns): PointColumns {
   let sorted = true;
@@ -58,29 +49,22 @@ function ordered(c: PointColumns): PointColumns {
   for (const i of idx) {
     out.time[out.n] = c.time[i];
     out.lat[out.n] = c.lat[i];
-    out.lng[out.n++] = c.lng[i];
-  }
-  return out;
-}
-
-/** Columns one after the other (each in time order, each later than the one before). */
-export function concatColumns(parts: PointColumns[]): PointColumns {
-  const out = emptyColumns(parts.reduce((s, p) => s + p.n, 0));
-  for (const p of parts) {
-    out.time.set(p.time.subarray(0, p.n), out.n);
-    out.lat.set(p.lat.subarray(0, p.n), out.n);
-    out.lng.set(p.lng.subarray(0, p.n), out.n);
-    out.n += p.n;
+    out.lng[out.n] = c.lng[i];
+    out.flags[out.n++] = c.flags[i];
   }
   return out;
 }
 
 function grow(c: PointColumns): void {
+  const size = Math.max(16, c.time.length * 2);
   for (const k of ['time', 'lat', 'lng'] as const) {
-    const bigger = new Float64Array(Math.max(16, c[k].length * 2));
+    const bigger = new Float64Array(size);
     bigger.set(c[k]);
     c[k] = bigger;
   }
+  const flags = new Uint8Array(size);
+  flags.set(c.flags);
+  c.flags = flags;
 }
 
 /** One full point row. */
@@ -96,7 +80,6 @@ export interface PointRow {
   flags: number;
 }
 
-const POINT = 'lat IS NOT NULL AND lng IS NOT NULL AND (flags & 1) = 1 AND NOT (lat = 0 AND lng = 0)';
 const LISTED = "type IN ('trip', 'single_report')";
 /** Above this many points, `details` scans the range instead of looking each one up. */
 const MANY = 5000;
@@ -111,6 +94,8 @@ export class TrackStore {
   private rangeStmt;
   /** Set by the aggregate's result while `columns` runs (synchronous), read right after. */
   private collected: PointColumns | undefined;
+  /** Set around a `fixColumns` query: whether GSM LBS points are collected. */
+  private withLbs = false;
 
   private packed: TrackPointStore;
   private inSnapshot: <T>(fn: () => T) => T;
@@ -121,11 +106,13 @@ export class TrackStore {
     // Fills the columns of one query row by row: one JS call per row and no per-row objects.
     // (@types/better-sqlite3 types `step` with one argument; SQLite passes one per SQL argument.)
     // Returning nothing keeps the accumulator (cheaper than handing it back on every row).
-    const step = (acc: PointColumns, time: number, lat: number, lng: number): void => {
+    const step = (acc: PointColumns, time: number, lat: number | null, lng: number | null, flags: number): void => {
+      if (!isTrackPoint(flags, lat, lng) || (!this.withLbs && flags & FLAG.lbs)) return;
       if (acc.n === acc.time.length) grow(acc);
       acc.time[acc.n] = time;
-      acc.lat[acc.n] = lat;
-      acc.lng[acc.n++] = lng;
+      acc.lat[acc.n] = lat!;
+      acc.lng[acc.n] = lng!;
+      acc.flags[acc.n++] = flags;
     };
     db.aggregate<PointColumns>('track_points_collect', {
       start: () => emptyColumns(4096),
@@ -136,6 +123,8 @@ export class TrackStore {
         return acc.n;
       },
     });
+    // The same rule where SQL aggregates points itself (extents of old rows).
+    db.function('fsm_track_point', { deterministic: true }, (flags: unknown, lat: unknown, lng: unknown) => (isTrackPoint(Number(flags), lat as number | null, lng as number | null) ? 1 : 0));
     // Overlap with [from, to]; the index narrows by start_time, end_time filters the few older ones.
     this.inRangeStmt = db.prepare<[number, number, number], TrackRow>(
       `SELECT * FROM tracks WHERE source_id = ? AND start_time <= ? AND end_time >= ? AND ${LISTED} ORDER BY start_time, id`,
@@ -143,13 +132,13 @@ export class TrackStore {
     this.getStmt = db.prepare<[number, number], TrackRow>(`SELECT * FROM tracks WHERE id = ? AND source_id = ? AND ${LISTED}`);
     this.extentStmt = db.prepare<[number, number, number], Extent>(
       `SELECT count(*) AS n, min(lat) AS minLat, max(lat) AS maxLat, min(lng) AS minLng, max(lng) AS maxLng
-       FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND ${POINT}`,
+       FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND fsm_track_point(flags, lat, lng)`,
     );
     this.columnsStmt = db
-      .prepare<[number, number, number, number]>(
+      .prepare<[number, number, number]>(
         // A primary-key range scan: rows arrive in time order (checked in `columns`; a subquery with
-        // ORDER BY would cost a co-routine per row).
-        `SELECT track_points_collect(time, lat, lng) FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND ${POINT} AND (? OR (flags & 2) = 0)`,
+        // ORDER BY would cost a co-routine per row). The step keeps the points (`isTrackPoint`).
+        `SELECT track_points_collect(time, lat, lng, flags) FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ?`,
       )
       .pluck();
     this.detailsStmt = db.prepare<[number, string], PointRow>(
@@ -193,7 +182,8 @@ export class TrackStore {
   /** Points in [from, to] read from `fixes`. */
   fixColumns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
     this.collected = undefined;
-    this.columnsStmt.get(sourceId, from, to, includeLbs ? 1 : 0);
+    this.withLbs = includeLbs;
+    this.columnsStmt.get(sourceId, from, to);
     const out = this.collected ?? emptyColumns(0);
     this.collected = undefined;
     return ordered(out);

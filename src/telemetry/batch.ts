@@ -1,11 +1,13 @@
 /**
- * Point batches cross to the telemetry workers as compact binary: a protobuf `PointBatch` message
- * of packed columns (one double array per field, flags as fixed32), whose buffer is transferred,
- * not copied. The packed columns are written and read directly as typed arrays — the same wire
- * format protobufjs produces for the schema below (a test checks both ways), at a fraction of the
- * cost of building an object graph per point.
+ * Point batches: the columns a worker reads (`FullPointColumns`, src/core/point.ts) as the points
+ * the pipeline stages take (`pointsOf`), and the same columns as compact binary: a protobuf
+ * `PointBatch` message of packed columns (one double array per field, flags as fixed32 in the FLAG
+ * layout), for whatever must carry points between processes or threads. The packed columns are
+ * written and read directly as typed arrays — the same wire format protobufjs produces for the
+ * schema below (a test checks both ways), at a fraction of the cost of an object graph per point.
  */
 import protobuf from 'protobufjs';
+import { emptyFullColumns, flagsOf, FLAG, ignitionOf, type FullPointColumns } from '../core/point.ts';
 import type { Point } from './types.ts';
 
 /** Field number -> column, in wire order. */
@@ -20,7 +22,7 @@ export const PointBatch = protobuf.Root.fromJSON({
     PointBatch: {
       fields: {
         ...Object.fromEntries(DOUBLE_FIELDS.map((name, i) => [name, { id: fieldNumber(i), type: 'double', rule: 'repeated', options: { packed: true } }])),
-        // bit 0 valid, 1 lbs, 2 ignition reported, 3 ignition on, 4 event
+        // FLAG of src/core/point.ts: 1 valid, 2 lbs, 4 archive, 8 ignition reported, 16 ignition on, 32 alarm
         flags: { id: FLAGS_FIELD, type: 'fixed32', rule: 'repeated', options: { packed: true } },
       },
     },
@@ -55,20 +57,13 @@ function writeVarint(buf: Uint8Array, at: number, n: number): number {
 
 if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error('PointBatch: a little-endian machine is assumed');
 
-/** Points as packed columns, the form the store reads them in (no object per point). */
-export interface PointColumns {
-  n: number;
-  doubles: Record<DoubleField, Float64Array>;
-  /** bit 0 valid, 1 lbs, 2 ignition reported, 3 ignition on, 4 event */
-  flags: Uint32Array;
-}
+export type { FullPointColumns } from '../core/point.ts';
 
-export function emptyColumns(n: number): PointColumns {
-  return { n, doubles: Object.fromEntries(DOUBLE_FIELDS.map((f) => [f, new Float64Array(n)])) as Record<DoubleField, Float64Array>, flags: new Uint32Array(n) };
-}
+/** The flags of a pipeline point (archive is not kept on a Point). */
+const flagsOfPoint = (p: Point) => flagsOf({ valid: p.valid, lbs: p.lbs, ignition: p.ignition, alarm: p.event });
 
 /** Columns (only the first `c.n` rows) to the wire format: a header and one copy per column. */
-export function encodeColumns(c: PointColumns): Uint8Array {
+export function encodeColumns(c: FullPointColumns): Uint8Array {
   const n = c.n;
   const header = (bytes: number) => 1 + varintLength(bytes);
   const out = new Uint8Array(DOUBLE_FIELDS.length * (header(n * 8) + n * 8) + header(n * 4) + n * 4);
@@ -76,12 +71,12 @@ export function encodeColumns(c: PointColumns): Uint8Array {
   DOUBLE_FIELDS.forEach((name, i) => {
     out[at++] = (fieldNumber(i) << 3) | 2;
     at = writeVarint(out, at, n * 8);
-    out.set(new Uint8Array(c.doubles[name].buffer, 0, n * 8), at);
+    out.set(new Uint8Array(c[name].buffer, c[name].byteOffset, n * 8), at);
     at += n * 8;
   });
   out[at++] = (FLAGS_FIELD << 3) | 2;
   at = writeVarint(out, at, n * 4);
-  out.set(new Uint8Array(c.flags.buffer, 0, n * 4), at);
+  out.set(new Uint8Array(Uint32Array.from(c.flags.subarray(0, n)).buffer), at);
   return out;
 }
 
@@ -106,12 +101,13 @@ export function encodePoints(points: Point[]): Uint8Array {
   at = writeVarint(out, at, n * 4);
   for (let k = 0; k < n; k++, at += 4) {
     const p = points[k];
-    view.setUint32(at, (p.valid ? 1 : 0) | (p.lbs ? 2 : 0) | (p.ignition !== undefined ? 4 : 0) | (p.ignition ? 8 : 0) | (p.event ? 16 : 0), true);
+    view.setUint32(at, flagsOfPoint(p), true);
   }
   return out;
 }
 
-export function decodePoints(bytes: Uint8Array): Point[] {
+/** The wire format back to columns (each column copied once into an aligned array). */
+export function decodeColumns(bytes: Uint8Array): FullPointColumns {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const cols = new Map<number, { at: number; len: number }>();
   for (let at = 0; at < bytes.length; ) {
@@ -126,37 +122,51 @@ export function decodePoints(bytes: Uint8Array): Point[] {
     at += len;
   }
   const n = (cols.get(1)?.len ?? 0) / 8;
-  // Start of each double column, in DOUBLE_FIELDS order.
   const at = DOUBLE_FIELDS.map((_, i) => cols.get(fieldNumber(i))?.at ?? -1);
   if (at.includes(-1) || !cols.has(FLAGS_FIELD)) throw new Error('PointBatch: a column is missing');
-  // Each column copied once into an aligned Float64Array (columns sit at odd offsets in the message).
-  const [tA, latA, lngA, altA, spA, coA, saA, prA, hdA, odA, hoA, fuA] = at.map((a) => new Float64Array(Uint8Array.prototype.slice.call(bytes, a, a + n * 8).buffer)); // a copy even for a Node Buffer (whose slice is a view)
-  const d = (col: Float64Array, k: number) => col[k];
-  const out: Point[] = new Array(n);
+  const c = emptyFullColumns(0);
+  c.n = n;
+  // A copy even for a Node Buffer (whose slice is a view): columns sit at odd offsets in the message.
+  DOUBLE_FIELDS.forEach((name, i) => (c[name] = new Float64Array(Uint8Array.prototype.slice.call(bytes, at[i], at[i] + n * 8).buffer)));
   const flagsAt = cols.get(FLAGS_FIELD)!.at;
+  c.flags = new Uint8Array(n);
+  for (let k = 0; k < n; k++) c.flags[k] = view.getUint32(flagsAt + k * 4, true);
+  return c;
+}
+
+export function decodePoints(bytes: Uint8Array): Point[] {
+  return pointsOf(decodeColumns(bytes));
+}
+
+/** The first `c.n` points of the columns as the pipeline's points (one object each: the stages keep them). */
+export function pointsOf(c: FullPointColumns): Point[] {
+  const n = c.n;
+  const { time, lat, lng, alt, speed, course, satellites, precision, hdop, odometer, hours, fuelUsed, flags } = c;
+  const out: Point[] = new Array(n);
   for (let k = 0; k < n; k++) {
-    const f = view.getUint32(flagsAt + k * 4, true);
+    const f = flags[k];
     const p: Point = {
-      time: d(tA, k),
-      lat: d(latA, k),
-      lng: d(lngA, k),
-      alt: d(altA, k),
-      speed: d(spA, k),
-      course: d(coA, k),
-      satellites: d(saA, k),
-      precision: d(prA, k),
-      hdop: d(hdA, k),
-      valid: !!(f & 1),
-      lbs: !!(f & 2),
+      time: time[k],
+      lat: lat[k],
+      lng: lng[k],
+      alt: alt[k],
+      speed: speed[k],
+      course: course[k],
+      satellites: satellites[k],
+      precision: precision[k],
+      hdop: hdop[k],
+      valid: (f & FLAG.valid) !== 0,
+      lbs: (f & FLAG.lbs) !== 0,
     };
-    if (f & 4) p.ignition = !!(f & 8);
-    if (f & 16) p.event = true;
-    const odometer = d(odA, k);
-    const hours = d(hoA, k);
-    const fuelUsed = d(fuA, k);
-    if (!Number.isNaN(odometer)) p.odometer = odometer;
-    if (!Number.isNaN(hours)) p.hours = hours;
-    if (!Number.isNaN(fuelUsed)) p.fuelUsed = fuelUsed;
+    const ignition = ignitionOf(f);
+    if (ignition !== undefined) p.ignition = ignition;
+    if (f & FLAG.alarm) p.event = true;
+    const o = odometer[k];
+    const h = hours[k];
+    const fu = fuelUsed[k];
+    if (!Number.isNaN(o)) p.odometer = o;
+    if (!Number.isNaN(h)) p.hours = h;
+    if (!Number.isNaN(fu)) p.fuelUsed = fu;
     out[k] = p;
   }
   return out;

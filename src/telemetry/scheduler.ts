@@ -1,8 +1,8 @@
 /**
  * Runs the telemetry pipeline over what the gateway stored, in rounds: a round takes the pending
- * windows of several devices (each device in at most one round at a time: per-device order); a
- * Piscina worker reads their points, another processes them and writes all results in one
- * transaction; this thread only schedules (docs/telemetry.md). Work to do is
+ * windows of several devices (each device in at most one round at a time: per-device order); one
+ * Piscina worker reads their points, processes them, writes all results and the task outcomes they
+ * imply in one transaction, and answers what changed; this thread only schedules (docs/telemetry.md). Work to do is
  * the `telemetry_pending` table, written in the same transaction as the fixes, so nothing committed
  * is ever skipped, also across restarts. In-order data continues from the stored tail state; late
  * data restarts from the checkpoint before it, and everything derived from there on is replaced.
@@ -10,8 +10,7 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
-import type { ReadTask, RoundResult, RoundTask, SimplifyTask, WindowTask } from '../../workers/telemetry.ts';
-import { splitBatches } from './batch.ts';
+import type { RoundResult, RoundTask, SimplifyTask } from '../../workers/telemetry.ts';
 import type { TrackerSettings } from './types.ts';
 import type { Pending } from '../store/telemetry.ts';
 
@@ -27,9 +26,12 @@ export interface SchedulerOptions {
   pollMs?: number;
   /** Least time between two windows of one device (default 1 s). */
   minIntervalMs?: number;
+  /** The clock (every time this scheduler reads; default: the wall clock). */
   now?: () => number;
-  /** Called after a device's window (data from `since` on) was processed and written: tasks are judged there. */
-  onProcessed?(trackerIds: number[], since: number): void;
+  /** CPU priority the worker threads lower themselves to (FSM_TELEMETRY_NICE; default 10, 0: normal). */
+  nice?: number;
+  /** Called with each round's result: the devices written, the task outcomes and visits of the round. */
+  onProcessed?(result: RoundResult): void;
   log?(msg: string, data?: Record<string, unknown>): void;
 }
 
@@ -61,13 +63,21 @@ export class TelemetryScheduler {
   private readonly maxRounds: number;
   /** Points processed since start. */
   processed = 0;
+  private readonly now: () => number;
 
   constructor(
     private store: Store,
     private opts: SchedulerOptions,
   ) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, cpus().length));
-    this.pool = new Piscina({ filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href, minThreads: opts.warm === false ? 0 : threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.now = opts.now ?? Date.now;
+    this.pool = new Piscina({
+      filename: new URL('../../workers/telemetry-entry.mjs', import.meta.url).href,
+      minThreads: opts.warm === false ? 0 : threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      workerData: { nice: opts.nice ?? 10 },
+    });
     // One round running and one waiting per thread: rounds are large.
     this.maxRounds = threads * 2;
   }
@@ -114,7 +124,7 @@ export class TelemetryScheduler {
         .catch((e) => this.opts.log?.('telemetry round failed', { error: String((e as Error)?.stack ?? e) }))
         .finally(() => {
           this.rounds--;
-          const done = Date.now();
+          const done = this.now();
           for (const t of round) {
             this.inFlight.delete(t.sourceId);
             this.lastDone.set(t.sourceId, done);
@@ -132,11 +142,16 @@ export class TelemetryScheduler {
 
   /** Resolves true when nothing is pending or in flight (tests, benchmarks), false on timeout. */
   idle(timeoutMs = 60_000): Promise<boolean> {
-    const end = Date.now() + timeoutMs;
     return new Promise((resolve) => {
+      // A timer, not the clock: an injected clock may stand still.
+      let timedOut = false;
+      const deadline = setTimeout(() => (timedOut = true), timeoutMs);
       const check = () => {
-        if (!this.rounds && !this.building && !this.store.telemetry.pendingAfter(-1, 1).length) return resolve(true);
-        if (Date.now() > end) return resolve(false);
+        if (!this.rounds && !this.building && !this.store.telemetry.pendingAfter(-1, 1).length) {
+          clearTimeout(deadline);
+          return resolve(true);
+        }
+        if (timedOut) return resolve(false);
         this.kick();
         setTimeout(check, 20);
       };
@@ -163,10 +178,10 @@ export class TelemetryScheduler {
   private takeRound(): Taken[] | undefined {
     const devices = this.opts.roundDevices ?? 16;
     const perWindow = this.opts.windowPoints ?? 2_000;
-    const rested = Date.now() - (this.opts.minIntervalMs ?? 1000);
+    const rested = this.now() - (this.opts.minIntervalMs ?? 1000);
     const taken: Taken[] = [];
     // One read transaction: one snapshot, and one lock instead of one per statement.
-    this.store.db.transaction(() => {
+    this.store.telemetry.readSnapshot(() => {
       for (const p of this.candidates(256)) {
         if (taken.length >= devices) break;
         this.cursor = p.source_id;
@@ -177,7 +192,7 @@ export class TelemetryScheduler {
         this.inFlight.add(p.source_id);
         taken.push(this.window(p, perWindow));
       }
-    })();
+    });
     return taken.length ? taken : undefined;
   }
 
@@ -214,31 +229,33 @@ export class TelemetryScheduler {
   }
 
   /**
-   * A worker reads the round's points (its own connection) into one buffer of PointBatch messages,
-   * transferred to this thread and on, untouched, to the worker that processes them and writes the
-   * results through its connection. This thread only schedules: no per-point work.
+   * One pool task per round: the worker reads the windows' points through its own connection,
+   * processes them, writes the results with the task outcomes they imply, and answers what changed.
+   * Neither points nor visits pass through this thread.
    */
   private async runRound(taken: Taken[]): Promise<void> {
-    const { dbFile } = this.opts;
-    const batches: Uint8Array = await this.pool.run({ kind: 'read', dbFile, windows: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, limit: t.limit })) } satisfies ReadTask);
-    const read = splitBatches(batches);
-    const windows: WindowTask[] = [];
-    taken.forEach((t, i) => {
-      t.points = read[i].n;
-      if (!t.points) return; // nothing with a location: cleared after the round
-      windows.push({ sourceId: t.sourceId, ownerIds: t.ownerIds, trackerIds: t.trackerIds, settings: t.settings, fuelPer100Km: t.fuelPer100Km, state: t.state, from: t.from, points: read[i].bytes });
-    });
     const task: RoundTask = {
       kind: 'process',
-      dbFile,
+      dbFile: this.opts.dbFile,
       geoVersion: this.store.telemetry.geoVersion(),
-      now: (this.opts.now ?? Date.now)(),
-      windows,
-      write: taken.map((t) => ({ sourceId: t.sourceId, from: t.from, version: t.version, lateVersion: t.lateVersion, complete: t.points < t.limit })),
+      now: this.now(),
+      windows: taken.map((t) => ({
+        sourceId: t.sourceId,
+        ownerIds: t.ownerIds,
+        trackerIds: t.trackerIds,
+        settings: t.settings,
+        fuelPer100Km: t.fuelPer100Km,
+        state: t.state,
+        from: t.from,
+        limit: t.limit,
+        version: t.version,
+        lateVersion: t.lateVersion,
+      })),
     };
-    const result: RoundResult = await this.pool.run(task, { transferList: [batches.buffer as ArrayBuffer] });
+    const result: RoundResult = await this.pool.run(task);
+    taken.forEach((t, i) => (t.points = result.points[i]));
     this.processed += result.processed;
-    for (const t of taken) if (result.written.includes(t.sourceId)) this.opts.onProcessed?.(t.trackerIds, t.from);
+    this.opts.onProcessed?.(result);
   }
 
   /** Simplifies a long track line in the pool (off the event loop); the arrays are transferred. */

@@ -1,25 +1,93 @@
 /**
- * Applies the task outcome rules (src/telemetry/task-outcome.ts) to stored tasks: after a device's
- * window is processed (visits may have changed), and every minute for time-based transitions
- * (failed when the deadline passes, done after enough stay while still inside). Outcomes are
- * recomputed from the facts each time, so restarts and late data need nothing special.
+ * Applies the task outcome rules (src/telemetry/task-outcome.ts) to stored tasks. Two callers:
+ * the telemetry worker, right after it wrote a window's results and inside that transaction, from
+ * the visits the window itself computed (`judgeAfterWindow`: nothing it wrote is read back, and the
+ * outcomes come back to the main thread with the round's result); and the main thread's timer
+ * (`TaskJudge`), every minute, for time-based transitions (failed when the deadline passes, done
+ * after enough stay while still inside). Outcomes are recomputed from the facts each time, so
+ * restarts and late data need nothing special.
  */
+import type { Visit } from '../core/telemetry.ts';
 import type { JudgedTask, TelemetryStore } from '../store/telemetry.ts';
+import type { TaskStatus } from '../store/tasks.ts';
 import type { TrackerStore } from '../store/trackers.ts';
-import { judgeRoute, judgeTask, taskFacts, toOutcome, type Judgement } from './task-outcome.ts';
+import { judgeRoute, judgeTask, taskFacts, toOutcome } from './task-outcome.ts';
 
+/** An outcome written for a task or checkpoint. */
+export interface TaskChange {
+  id: number;
+  /** The status before judging. */
+  previous: TaskStatus;
+  status: TaskStatus;
+  /** When the status changed (ms UTC). */
+  at: number;
+  arrival_date: number | null;
+  stay_duration: number;
+  completion_date: number | null;
+}
+
+/** The stays of a task's tracker in the task's own zone. */
+export type VisitsOfTask = (t: JudgedTask) => Visit[];
+
+/** Judge these tasks (and the whole route of any checkpoint among them), write and return the outcomes. */
+export function judgeTasks(telemetry: TelemetryStore, tasks: JudgedTask[], visitsOf: VisitsOfTask, now: number): TaskChange[] {
+  const changes: TaskChange[] = [];
+  const apply = (t: JudgedTask, j: ReturnType<typeof judgeTask> | null) => {
+    const o = j && toOutcome(j, now);
+    if (!o) return;
+    const change: TaskChange = { id: t.id, previous: t.status, status: o.status, at: o.at, arrival_date: o.arrival_date ?? null, stay_duration: o.stay_duration ?? 0, completion_date: o.completion_date ?? null };
+    telemetry.setTaskOutcome(t.id, { status: change.status, at: change.at, arrival_date: change.arrival_date, stay_duration: change.stay_duration, completion_date: change.completion_date });
+    changes.push(change);
+  };
+  const routes = new Set<number>();
+  for (const t of tasks) {
+    if (t.type === 'checkpoint' && t.route_id !== null) routes.add(t.route_id);
+    else {
+      const facts = taskFacts(t);
+      apply(t, facts && judgeTask(facts, visitsOf(t), now));
+    }
+  }
+  for (const routeId of routes) {
+    const cps = telemetry.checkpointsOf(routeId).filter((c) => c.status !== 'unassigned');
+    const facts = cps.map((c) => ({ task: taskFacts(c)!, visits: visitsOf(c) })).filter((f) => f.task);
+    judgeRoute(facts, now).forEach((j, i) => apply(cps[i], j));
+  }
+  return changes;
+}
+
+/** What a processed window tells the judge: its device, that device's trackers, where it started and the visits it computed. */
+export interface ProcessedWindow {
+  sourceId: number;
+  trackerIds: number[];
+  from: number;
+  visits: Visit[];
+}
+
+/**
+ * Judge the tasks of a window's trackers after its results were written (call inside that write
+ * transaction). A task's stays are the stored ones that ended before the window (the window left
+ * them alone) plus the window's own; only a checkpoint of a route driven by another device reads
+ * that device's stays.
+ */
+export function judgeAfterWindow(telemetry: TelemetryStore, w: ProcessedWindow, now: number): TaskChange[] {
+  const visitsOf: VisitsOfTask = (t) => {
+    const source = w.trackerIds.includes(t.tracker_id) ? w.sourceId : telemetry.sourceOfTracker(t.tracker_id);
+    if (source === undefined) return [];
+    if (source !== w.sourceId) return telemetry.visitsOf(source, 'task', t.id);
+    const own = w.visits.filter((v) => v.kind === 'task' && v.id === t.id);
+    return [...telemetry.visitsEndedBefore(source, 'task', t.id, w.from), ...own];
+  };
+  return judgeTasks(telemetry, telemetry.tasksToJudge(w.trackerIds, w.from), visitsOf, now);
+}
+
+/** The main thread's minute timer: time-based transitions of open tasks, from the stored stays. */
 export class TaskJudge {
   private timer?: NodeJS.Timeout;
   constructor(
     private telemetry: TelemetryStore,
     private trackers: TrackerStore,
-    private now: () => number = Date.now,
+    private now: () => number,
   ) {}
-
-  /** Re-judge the tasks of these trackers after data from `since` on was (re)processed. */
-  afterProcessing(trackerIds: number[], since: number): void {
-    this.judge(this.telemetry.tasksToJudge(trackerIds, since));
-  }
 
   /** Check due transitions every `ms` (within a minute of their due time, as the issue asks). */
   start(ms = 30_000): void {
@@ -30,34 +98,12 @@ export class TaskJudge {
     clearInterval(this.timer);
   }
 
-  judge(tasks: JudgedTask[]): void {
-    const now = this.now();
-    const routes = new Set<number>();
-    for (const t of tasks) {
-      if (t.type === 'checkpoint' && t.route_id !== null) routes.add(t.route_id);
-      else this.apply(t, this.judgeOne(t, now), now);
-    }
-    for (const routeId of routes) {
-      const cps = this.telemetry.checkpointsOf(routeId).filter((c) => c.status !== 'unassigned');
-      const facts = cps.map((c) => ({ task: taskFacts(c)!, visits: this.visits(c) })).filter((f) => f.task);
-      judgeRoute(facts, now).forEach((j, i) => this.apply(cps[i], j, now));
-    }
-  }
-
-  private visits(t: JudgedTask) {
-    // A tracker's device (and its clones share it): stays in the task's own zone.
-    const sourceId = this.trackers.getAny(t.tracker_id)?.source_id;
-    return sourceId === undefined ? [] : this.telemetry.visitsOf(sourceId, 'task', t.id);
-  }
-
-  private judgeOne(t: JudgedTask, now: number): Judgement | null {
-    const facts = taskFacts(t);
-    return facts && judgeTask(facts, this.visits(t), now);
-  }
-
-  private apply(t: JudgedTask, j: Judgement | null, now: number): void {
-    const o = j && toOutcome(j, now);
-    if (!o) return;
-    this.telemetry.setTaskOutcome(t.id, { status: o.status, at: o.at, arrival_date: o.arrival_date ?? null, stay_duration: o.stay_duration ?? 0, completion_date: o.completion_date ?? null });
+  judge(tasks: JudgedTask[]): TaskChange[] {
+    const visitsOf: VisitsOfTask = (t) => {
+      // A tracker's device (and its clones share it): stays in the task's own zone.
+      const sourceId = this.trackers.getAny(t.tracker_id)?.source_id;
+      return sourceId === undefined ? [] : this.telemetry.visitsOf(sourceId, 'task', t.id);
+    };
+    return judgeTasks(this.telemetry, tasks, visitsOf, this.now());
   }
 }

@@ -5,8 +5,8 @@
  */
 import { formatDateTime } from '../core/time.ts';
 import type { TrackRow } from '../store/tracks.ts';
-import { median } from '../telemetry/stages/geo.ts';
-import { distanceM } from './geo.ts';
+import { median } from '../telemetry/stages/median.ts';
+import { distanceM } from '../core/geo.ts';
 
 /** A row whose addresses are known (stored, or from the geocoder). */
 export type AddressedTrack = TrackRow & { start_address: string; end_address: string };

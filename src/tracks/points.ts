@@ -3,7 +3,7 @@
  * points of hidden trips, simplifying to a point limit, and telling which points belong to no
  * track (track point `parking`).
  */
-import type { PointColumns } from '../store/tracks.ts';
+import type { PointColumns } from '../core/point.ts';
 import { simplifyLine } from './simplify.ts';
 
 /** A closed time interval [start, end], ms. */

@@ -1,6 +1,7 @@
 /** Point batches: the hand-written packed columns are the protobuf wire format of PointBatch, both ways. */
 import { describe, expect, it } from 'vitest';
-import { decodePoints, emptyColumns, encodeColumns, encodePoints, joinBatches, PointBatch, splitBatches } from '../../src/telemetry/batch.ts';
+import { decodePoints, encodeColumns, encodePoints, joinBatches, PointBatch, splitBatches } from '../../src/telemetry/batch.ts';
+import { emptyFullColumns, flagsOf } from '../../src/core/point.ts';
 import type { Point } from '../../src/telemetry/types.ts';
 
 const points: Point[] = Array.from({ length: 300 }, (_, i) => ({
@@ -43,14 +44,14 @@ describe('PointBatch', () => {
     same(points, decodePoints(back));
   });
   it('columns encode to the same bytes as points', () => {
-    const c = emptyColumns(points.length + 5); // room to spare: only n rows count
+    const c = emptyFullColumns(points.length + 5); // room to spare: only n rows count
     c.n = points.length;
     points.forEach((p, i) => {
-      for (const k of ['time', 'lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'hdop'] as const) c.doubles[k][i] = p[k];
-      c.doubles.odometer[i] = p.odometer ?? NaN;
-      c.doubles.hours[i] = p.hours ?? NaN;
-      c.doubles.fuelUsed[i] = p.fuelUsed ?? NaN;
-      c.flags[i] = (p.valid ? 1 : 0) | (p.lbs ? 2 : 0) | (p.ignition !== undefined ? 4 : 0) | (p.ignition ? 8 : 0) | (p.event ? 16 : 0);
+      for (const k of ['time', 'lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'hdop'] as const) c[k][i] = p[k];
+      c.odometer[i] = p.odometer ?? NaN;
+      c.hours[i] = p.hours ?? NaN;
+      c.fuelUsed[i] = p.fuelUsed ?? NaN;
+      c.flags[i] = flagsOf({ valid: p.valid, lbs: p.lbs, ignition: p.ignition, alarm: p.event });
     });
     expect(Buffer.from(encodeColumns(c)).equals(Buffer.from(encodePoints(points)))).toBe(true);
   });

@@ -11,7 +11,7 @@ import type { SimFix } from '../../src/simulator/types.ts';
 import type { Point } from '../../src/telemetry/types.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { journey } from './journeys.ts';
-import { haversineKm } from '../../src/telemetry/stages/geo.ts';
+import { distanceKm as haversineKm } from '../../src/core/geo.ts';
 
 const START = { lat: 54.6872, lng: 25.2797 };
 const DAY = Date.UTC(2026, 10, 20, 6, 0, 0);

@@ -13,7 +13,7 @@
  * through the real gateway, so this file depends on nothing but the telemetry types and geodesy.
  */
 import type { Point } from '../../src/telemetry/types.ts';
-import { destination, haversineKm } from '../../src/telemetry/stages/geo.ts';
+import { destination, distanceKm as haversineKm } from '../../src/core/geo.ts';
 
 export interface JourneyOptions {
   /** Points carry ignition (on while driving or stopped, off in stops with ignitionOff). */

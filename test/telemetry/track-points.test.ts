@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
 import { CHUNK_POINTS, emptyPacked, type PackedPoints } from '../../src/store/track-points.ts';
 import { rng } from './geofence/helpers.ts';
+import { flagsOf } from '../../src/core/point.ts';
 
 const store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-track-points-')), 'fsm.sqlite'));
 afterAll(() => store.close());
@@ -29,7 +30,7 @@ function packed(ps: P[]): PackedPoints {
     out.time[out.n] = p.time;
     out.lat[out.n] = p.lat;
     out.lng[out.n] = p.lng;
-    out.lbs[out.n++] = p.lbs ? 1 : 0;
+    out.flags[out.n++] = flagsOf({ valid: true, lbs: p.lbs });
   }
   return out;
 }
@@ -75,6 +76,7 @@ describe('packed track points', () => {
       expect(Array.from(got.time.subarray(0, got.n))).toEqual(want.map((p) => p.time));
       expect(Array.from(got.lat.subarray(0, got.n))).toEqual(want.map((p) => p.lat));
       expect(Array.from(got.lng.subarray(0, got.n))).toEqual(want.map((p) => p.lng));
+      expect(Array.from(got.flags.subarray(0, got.n))).toEqual(want.map((p) => flagsOf({ valid: true, lbs: p.lbs })));
     }
     const chunks = store.db.prepare('SELECT first_time, last_time, length(data) AS bytes FROM track_points WHERE source_id = ? ORDER BY first_time').all(source) as Array<{ first_time: number; last_time: number; bytes: number }>;
     chunks.forEach((c, i) => {

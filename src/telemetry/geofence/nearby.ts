@@ -18,7 +18,8 @@
  * margin it lies).
  */
 import type { GeoHit, GeoIndex, Item } from './index.ts';
-import { edgeDistance, haversineM, M_PER_DEG, marginBox, type Box } from './shapes.ts';
+import { distanceM } from '../../core/geo.ts';
+import { edgeDistance, M_PER_DEG, marginBox, type Box } from './shapes.ts';
 
 const RAD = Math.PI / 180;
 
@@ -53,9 +54,9 @@ export class NearbyProbe {
   ) {}
 
   probe(lat: number, lng: number, margin: number): GeoHit[] {
-    if (this.last) this.travelled += haversineM(lat, lng, this.last.lat, this.last.lng);
+    if (this.last) this.travelled += distanceM(lat, lng, this.last.lat, this.last.lng);
     this.last = { lat, lng };
-    if (margin >= this.radius / 2 || !this.center || haversineM(lat, lng, this.center.lat, this.center.lng) > this.radius - margin) this.refill(lat, lng, margin);
+    if (margin >= this.radius / 2 || !this.center || distanceM(lat, lng, this.center.lat, this.center.lng) > this.radius - margin) this.refill(lat, lng, margin);
     const out: GeoHit[] = [];
     const n = this.items.length;
     const t = this.travelled;

@@ -3,7 +3,9 @@
  * travel to a worker that rebuilds its index when the `geo` version moves. Rows that cannot form
  * a shape (a circle without center, a polygon under 3 points, a task without location) are skipped.
  */
-import type { GeoKind } from '../types.ts';
+import type { GeoKind, GeoRows, ZoneGeoRow, ZonePointGeoRow } from '../../core/telemetry.ts';
+
+export type { GeoRows, PlaceGeoRow, TaskGeoRow, ZoneGeoRow, ZonePointGeoRow } from '../../core/telemetry.ts';
 import type { LatLng, Shape } from './shapes.ts';
 
 export interface Geofence {
@@ -14,48 +16,6 @@ export interface Geofence {
   shape: Shape;
   /** Tasks only: the tracker the task is assigned to (null: nobody). */
   trackerId?: number | null;
-}
-
-export interface ZoneGeoRow {
-  id: number;
-  user_id: number;
-  type: string;
-  radius: number | null;
-  center_lat: number | null;
-  center_lng: number | null;
-}
-
-export interface ZonePointGeoRow {
-  zone_id: number;
-  ordinal: number;
-  lat: number;
-  lng: number;
-}
-
-export interface PlaceGeoRow {
-  id: number;
-  user_id: number;
-  lat: number;
-  lng: number;
-  radius: number;
-}
-
-export interface TaskGeoRow {
-  id: number;
-  user_id: number;
-  type: string;
-  tracker_id: number | null;
-  lat: number | null;
-  lng: number | null;
-  radius: number | null;
-}
-
-/** The four row sets together (what `loadGeoRows` answers, with the `geo` version they were read at). */
-export interface GeoRows {
-  zones: ZoneGeoRow[];
-  zonePoints: ZonePointGeoRow[];
-  places: PlaceGeoRow[];
-  tasks: TaskGeoRow[];
 }
 
 export function geofencesFromRows(rows: GeoRows): Geofence[] {

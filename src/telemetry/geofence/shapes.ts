@@ -6,6 +6,7 @@
  *   sausage: distance to the polyline <= radius; segments are straight in lat/lng and measured in a
  *            local equirectangular projection per segment (accurate to well under 1% up to ~50 km)
  */
+import { distanceM, EARTH_RADIUS_M } from '../../core/geo.ts';
 
 export interface LatLng {
   lat: number;
@@ -25,20 +26,11 @@ export interface Box {
   maxY: number;
 }
 
-/** Mean Earth radius (IUGG), metres. */
-export const EARTH_RADIUS_M = 6371008.8;
 const RAD = Math.PI / 180;
 /** Metres per degree of latitude. */
 export const M_PER_DEG = EARTH_RADIUS_M * RAD;
 /** Slack added to every box so that rounding never puts an exact hit outside it (~0.1 mm). */
 const BOX_EPS = 1e-9;
-
-export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const s1 = Math.sin(((lat2 - lat1) * RAD) / 2);
-  const s2 = Math.sin(((lng2 - lng1) * RAD) / 2);
-  const h = s1 * s1 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * s2 * s2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 /** Longitude difference folded into [-180, 180], so a segment over the antimeridian stays short. */
 function dLng(a: number, b: number): number {
@@ -133,7 +125,7 @@ export function ringsEdgeDistanceM(lat: number, lng: number, rings: readonly Lat
 export function contains(shape: Shape, lat: number, lng: number): boolean {
   switch (shape.type) {
     case 'circle':
-      return haversineM(lat, lng, shape.center.lat, shape.center.lng) <= shape.radius;
+      return distanceM(lat, lng, shape.center.lat, shape.center.lng) <= shape.radius;
     case 'polygon':
       return inRings(lat, lng, shape.rings);
     case 'sausage':
@@ -145,7 +137,7 @@ export function contains(shape: Shape, lat: number, lng: number): boolean {
 export function edgeDistance(shape: Shape, lat: number, lng: number): { inside: boolean; distance: number } {
   switch (shape.type) {
     case 'circle': {
-      const d = haversineM(lat, lng, shape.center.lat, shape.center.lng);
+      const d = distanceM(lat, lng, shape.center.lat, shape.center.lng);
       return { inside: d <= shape.radius, distance: Math.abs(d - shape.radius) };
     }
     case 'polygon':

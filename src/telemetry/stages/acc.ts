@@ -3,7 +3,7 @@
  * changed) point by point. Turned into a `Segment` when closed or reported as the open one.
  */
 import type { Segment } from '../types.ts';
-import { haversineKm } from './geo.ts';
+import { distanceKm } from '../../core/geo.ts';
 
 /** A point as segmentation sees it (derived once from an accepted Point). */
 export interface Fix {
@@ -47,7 +47,7 @@ export interface Leg {
 }
 
 export function legOf(a: { time: number; lat: number; lng: number }, b: Fix): Leg {
-  return { km: haversineKm(a.lat, a.lng, b.lat, b.lng), ms: b.time - a.time };
+  return { km: distanceKm(a.lat, a.lng, b.lat, b.lng), ms: b.time - a.time };
 }
 
 /** A segment that begins at `f`; `leg` is the way into it (a trip leaving a parking counts it). */
@@ -114,7 +114,7 @@ export function toSegment(a: Acc, type: Segment['type'], gsmLbs: boolean, open =
     avgSpeedKmh: type === 'single_report' ? a.maxSpeedKmh : avgSpeed(a),
     gsmLbs,
     events: a.events,
-    extentM: haversineKm(a.minLat, a.minLng, a.maxLat, a.maxLng) * 1000,
+    extentM: distanceKm(a.minLat, a.minLng, a.maxLat, a.maxLng) * 1000,
   };
   if (type === 'single_report' && a.precision !== null) s.precision = a.precision;
   if (open) s.open = true;

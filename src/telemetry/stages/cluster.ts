@@ -4,7 +4,8 @@
  * of the run's first report become one cluster; a run of one stays a single report.
  */
 import { DEFAULT_SETTINGS, type Segment } from '../types.ts';
-import { haversineKm, median } from './geo.ts';
+import { distanceKm } from '../../core/geo.ts';
+import { median } from './median.ts';
 
 export interface Cluster {
   type: 'cluster';
@@ -34,7 +35,7 @@ export function clusterSingleReports(segments: Segment[], radiusM: number = DEFA
       out.push(s);
       continue;
     }
-    if (run.length && haversineKm(run[0].startLat, run[0].startLng, s.startLat, s.startLng) * 1000 > radiusM) flush();
+    if (run.length && distanceKm(run[0].startLat, run[0].startLng, s.startLat, s.startLng) * 1000 > radiusM) flush();
     run.push(s);
   }
   flush();

@@ -8,7 +8,7 @@
  * Pure: the state is replaced, never changed, and is plain JSON.
  */
 import type { DropReason, Point, TrackerSettings } from '../types.ts';
-import { haversineKm } from './geo.ts';
+import { distanceKm } from '../../core/geo.ts';
 
 /** A jump is believed once this many points in a row agree with each other. */
 export const JUMP_CONFIRM_POINTS = 3;
@@ -94,7 +94,7 @@ function filterStream(f: StreamFilter, p: Point, maxKmh: number): StreamOut {
  */
 export function isJump(a: Anchor, p: Point, maxKmh: number): boolean {
   const slackKm = (a.precision + finiteOr0(p.precision)) / 1000;
-  const km = Math.max(0, haversineKm(a.lat, a.lng, p.lat, p.lng) - slackKm);
+  const km = Math.max(0, distanceKm(a.lat, a.lng, p.lat, p.lng) - slackKm);
   const hours = (p.time - a.time) / 3_600_000;
   return km > maxKmh * hours;
 }

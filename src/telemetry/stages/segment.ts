@@ -16,7 +16,7 @@
  */
 import type { Point, Segment, TrackerSettings } from '../types.ts';
 import { accAdd, accStart, legOf, toSegment, type Acc, type Fix } from './acc.ts';
-import { haversineKm } from './geo.ts';
+import { distanceKm } from '../../core/geo.ts';
 
 export interface StreamState {
   mode: 'none' | 'single' | 'trip' | 'parking';
@@ -77,7 +77,7 @@ export function toFix(p: Point, prev: Fix | null, st: TrackerSettings): Fix {
   let speed = p.speed;
   if (!Number.isFinite(speed)) {
     const hours = prev ? (p.time - prev.time) / 3_600_000 : 0;
-    speed = hours > 0 ? haversineKm(prev!.lat, prev!.lng, p.lat, p.lng) / hours : 0;
+    speed = hours > 0 ? distanceKm(prev!.lat, prev!.lng, p.lat, p.lng) / hours : 0;
   }
   const ignitionOff = st.ignitionEndsTrip && p.ignition === false;
   return {
@@ -163,7 +163,7 @@ function afterSilence(s: StreamState, f: Fix, c: Ctx): StreamState {
     return beginSingle(next(s, 'trip', trip, null, null, s.tripKm + (trip.end > trip.start ? trip.lengthKm : 0)), f, c);
   }
   const p = s.seg!;
-  const near = haversineKm(p.startLat, p.startLng, f.lat, f.lng) * 1000 <= c.st.clusterRadiusMeters;
+  const near = distanceKm(p.startLat, p.startLng, f.lat, f.lng) * 1000 <= c.st.clusterRadiusMeters;
   if (!f.moving && near) return next(s, 'parking', accAdd(p, f, legOf(s.last!, f)), null, null); // a sleeping tracker, still parked
   closeParking(p, f.time, c);
   return beginSingle(s, f, c);

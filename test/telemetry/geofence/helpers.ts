@@ -1,6 +1,6 @@
 /** Shared helpers of the geofence tests: a seeded random source, points, spherical geometry. */
 import type { Point } from '../../../src/telemetry/types.ts';
-import { EARTH_RADIUS_M } from '../../../src/telemetry/geofence/shapes.ts';
+import { EARTH_RADIUS_M } from '../../../src/core/geo.ts';
 import type { Geofence } from '../../../src/telemetry/geofence/rows.ts';
 
 /** mulberry32: deterministic, so a failure reproduces. */

@@ -1,10 +1,10 @@
 /** Exact geofence tests and boxes (issue 5: "exact tests after the index"; docs/geofences.md). */
 import { describe, expect, it } from 'vitest';
+import { distanceM as haversineM } from '../../../src/core/geo.ts';
 import {
   circleBox,
   contains,
   edgeDistance,
-  haversineM,
   inRings,
   polylineDistanceM,
   segmentDistanceM,

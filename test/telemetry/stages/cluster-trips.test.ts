@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusterSingleReports } from '../../../src/telemetry/stages/cluster.ts';
 import { filterTrips, hiddenTrip } from '../../../src/telemetry/stages/trips.ts';
-import { destination } from '../../../src/telemetry/stages/geo.ts';
+import { destination } from '../../../src/core/geo.ts';
 import type { Segment } from '../../../src/telemetry/types.ts';
 import { T0 } from './points.ts';
 
