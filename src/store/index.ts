@@ -20,7 +20,13 @@ import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 
 export interface Store {
-  db: DB;
+  /**
+   * TEMPORARY (issue 9): the database handle, read only by src/telemetry/scheduler.ts until the
+   * telemetry branch (which moves it to store methods) is merged; then this member is deleted.
+   * Nothing else may use it (test/store/no-handle.test.ts).
+   * @deprecated use transaction / snapshot / analyze
+   */
+  readonly db: DB;
   users: UserStore;
   sessions: SessionStore;
   tariffs: TariffStore;
@@ -40,6 +46,12 @@ export interface Store {
   tracks: TrackStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
+  /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
+  transaction<T>(fn: () => T): T;
+  /** Run `fn` over one read snapshot: every read inside sees the same committed state. */
+  snapshot<T>(fn: () => T): T;
+  /** Refresh the query planner's statistics (after a bulk load). */
+  analyze(): void;
   close(): void;
 }
 
@@ -65,6 +77,9 @@ export function openStore(file: string): Store {
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
     authVersions: new AuthVersions(db),
+    transaction: (fn) => db.transaction(fn)(),
+    snapshot: (fn) => db.transaction(fn).deferred(),
+    analyze: () => void db.exec('ANALYZE'),
     close: () => db.close(),
   };
 }
