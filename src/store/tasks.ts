@@ -394,7 +394,7 @@ export class TaskStore {
   }
 
   private listNow(query: TaskQuery): { rows: TaskRow[]; count: number } {
-    const { conditions, contains } = query.routes ? { conditions: undefined, contains: [] } : this.compileConditions(query);
+    const { conditions, contains } = this.compileConditions(query);
     const q = { ...query, conditions, contains, orderBy: compileSort(query.sort, this.listFields, 't.id') };
     const key = q.userId * 2 + (q.routes ? 1 : 0);
     const [lo, hi] = ownerRange(key);
