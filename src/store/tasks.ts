@@ -413,7 +413,10 @@ export class TaskStore {
     }
     if (q.trackers) {
       const list = JSON.stringify(q.trackers);
-      s.add(`t.tracker_id IN ${JSON_LIST}`, list);
+      // The tasks of each listed tracker looked up by (user_id, tracker_id): SQLite assumes 25 rows for
+      // an IN subquery and would otherwise rather read the owner's rows in a sort index (bench/lists).
+      const type = q.routes ? "tt.type = 'route'" : "tt.type <> 'route'";
+      s.add(`t.id IN (SELECT tt.id FROM json_each(?) tl CROSS JOIN tasks tt WHERE tt.user_id = ? AND ${type} AND tt.tracker_id = tl.value)`, list, q.userId);
       // tracker_id 0 stands for "none" in task_counts: only real ids (all positive) are looked up there.
       if (q.trackers.every((id) => Number.isInteger(id) && id > 0)) {
         countTerms.push(`tracker_id IN ${JSON_LIST}`);
