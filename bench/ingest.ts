@@ -47,9 +47,9 @@ function prepare(n: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-ingest-'));
   const store = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
   const user = store.users.create({ login: 'bench@example.com', passwordHash: 'x', now: Date.now() });
-  store.db.transaction(() => {
+  store.transaction(() => {
     for (const d of ids(n)) store.trackers.add({ userId: user, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
-  })();
+  });
   store.close();
   return dir;
 }

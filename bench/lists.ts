@@ -40,7 +40,7 @@ console.log(`filling ${N_TASKS} tasks and ${N_PLACES} places ...`);
 const fillStart = performance.now();
 const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: Date.now() }));
 const base = Date.UTC(2030, 0, 1);
-store.db.transaction(() => {
+store.transaction(() => {
   for (let i = 0; i < N_TASKS; i++) {
     const from = base + Math.floor(rnd() * 365 * 86_400_000);
     const draft: TaskDraft = {
@@ -63,8 +63,8 @@ store.db.transaction(() => {
   for (let i = 0; i < N_PLACES; i++) {
     store.places.insert(userId, { label: `${word()} ${word()} ${i}`, description: `${word()} place`, lat: 47 + rnd() * 8, lng: 6 + rnd() * 9, address: `${word()} road ${i % 500}`, radius: 100, external_id: null });
   }
-})();
-store.db.exec('ANALYZE');
+});
+store.analyze();
 console.log(`filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
 store.close();
 const running = await start(config, { logger: false, print: () => {} });

@@ -18,6 +18,7 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { pack } from '../src/gateway/packing.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { FixStore } from '../src/store/fixes.ts';
+import { openDatabase } from '../src/store/db.ts';
 import { openStore } from '../src/store/index.ts';
 import type { DeviceRecord } from '../protocols/types.ts';
 import { SERVER_NODE_ARGS } from '../src/server-process.ts';
@@ -38,13 +39,13 @@ const store = openStore(config.dbFile);
 const { id: userId } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'bench@example.com', password: 'bench-1' });
 const sources: number[] = [];
 const trackerIds: number[] = [];
-store.db.transaction(() => {
+store.transaction(() => {
   for (let i = 0; i < TRACKERS; i++) {
     const t = store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Truck ${i}`, tariffId: 1, now: Date.now() });
     trackerIds.push(t);
     sources.push(store.trackers.getAny(t)!.source_id);
   }
-})();
+});
 const around = (km: number) => ({ lat: CITY.lat + (rnd() - 0.5) * (km / 111), lng: CITY.lng + (rnd() - 0.5) * (km / 64) });
 store.zones.createMany(
   userId,
@@ -77,8 +78,8 @@ if (!warm.success) throw new Error(JSON.stringify(warm));
 // The backlog: every tracker's drive committed at once (what a gateway flush after an outage, or
 // fixes stored while the server was down, look like), through the writer's own store code.
 // Each tracker drives from a random start at 30-60 km/h with a stop in the middle, one fix a second.
-const watch = openStore(config.dbFile);
-const fixes = new FixStore(watch.db);
+const watch = openDatabase(config.dbFile);
+const fixes = new FixStore(watch);
 const t0 = Date.now() - 6 * 3600_000;
 const packed = sources.map((source) => {
   const start = around(25);
@@ -100,7 +101,7 @@ const total = TRACKERS * POINTS;
 fixes.write(packed, Date.now()); // one transaction: processing starts at its commit
 const started = performance.now();
 console.log(`committed ${total.toLocaleString('en')} fixes of ${TRACKERS} trackers to the running server; ${ZONES} zones`);
-const pending = () => watch.db.prepare('SELECT COUNT(*) FROM telemetry_pending').pluck().get() as number;
+const pending = () => watch.prepare('SELECT COUNT(*) FROM telemetry_pending').pluck().get() as number;
 const lat: Record<string, number[]> = { 'tracker/get_last_gps_point': [], 'track/list': [] };
 const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 // The API load is what a busy UI makes, paced (open loop): each call type RATE times a second; a
@@ -122,8 +123,8 @@ while (pending() > 0) {
 finished = performance.now();
 const seconds = (finished - started) / 1000;
 const p = (xs: number[], q: number) => (xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN).toFixed(1);
-const segments = watch.db.prepare('SELECT COUNT(*) FROM tracks').pluck().get() as number;
-const visits = watch.db.prepare('SELECT COUNT(*) FROM visits').pluck().get() as number;
+const segments = watch.prepare('SELECT COUNT(*) FROM tracks').pluck().get() as number;
+const visits = watch.prepare('SELECT COUNT(*) FROM visits').pluck().get() as number;
 console.log(`processed ${total.toLocaleString('en')} fixes in ${seconds.toFixed(1)} s : ${Math.round(total / seconds).toLocaleString('en')} fixes/s; each fix is one geofence probe against ${ZONES} zones: ${Math.round(total / seconds).toLocaleString('en')} probes/s`);
 console.log(`derived: ${segments} tracks/parkings, ${visits} zone visits`);
 for (const [path, xs] of Object.entries(lat)) console.log(`${path.padEnd(28)} during the run: ${xs.length} calls (${RATE}/s), p50 ${p(xs, 0.5)} ms, p99 ${p(xs, 0.99)} ms (target p99 < 20 ms)`);

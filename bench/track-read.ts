@@ -13,6 +13,7 @@ import { createUser } from '../src/accounts/accounts.ts';
 import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
+import { openDatabase } from '../src/store/db.ts';
 import { openStore } from '../src/store/index.ts';
 import { formatDateTime } from '../src/core/time.ts';
 import { pack } from '../src/gateway/packing.ts';
@@ -41,7 +42,8 @@ const day0 = Math.floor((Date.now() - 2 * DAY) / DAY) * DAY;
 console.log('filling 86,400 fixes and processing them ...');
 // Through the writer's own store code, as the gateway stores fixes; the running server's telemetry
 // core then derives the trips and parkings and packs the track points, as in real use.
-const fixes = new FixStore(store.db);
+const sql = openDatabase(config.dbFile);
+const fixes = new FixStore(sql);
 {
   let lat = 52.37;
   let lng = 4.89;
@@ -69,7 +71,7 @@ if (!(await running.telemetry.idle(120_000))) throw new Error('telemetry did not
 
 const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
 const hash = login.hash as string;
-const firstTrip = store.db.prepare("SELECT id FROM tracks WHERE source_id = ? AND type = 'trip' ORDER BY start_time LIMIT 1").pluck().get(source) as number;
+const firstTrip = sql.prepare("SELECT id FROM tracks WHERE source_id = ? AND type = 'trip' ORDER BY start_time LIMIT 1").pluck().get(source) as number;
 const dayParams = { tracker_id: trackerId, from: formatDateTime(day0, TZ), to: formatDateTime(day0 + DAY - 1000, TZ) };
 
 const shapes: Array<[string, Record<string, unknown>]> = [
@@ -108,6 +110,7 @@ for (const [name, params] of shapes) {
   const f = (v: number) => v.toFixed(2).padStart(7);
   console.log(`track/read ${name.padEnd(46)} wall p50 ${f(pct(wall, 50))} p99 ${f(pct(wall, 99))} ms | cpu p50 ${f(pct(cpu, 50))} p99 ${f(pct(cpu, 99))} ms  (${n} points)`);
 }
+sql.close();
 store.close();
 await running.close();
 rmSync(dataDir, { recursive: true, force: true });

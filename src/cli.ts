@@ -91,7 +91,7 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
         ctx.store.users.setTariff(u.id, tariffId);
       }
       ctx.store.tariffs.update(tariffId, changes);
-      ctx.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id IN (SELECT source_id FROM trackers WHERE user_id = ? AND clone = 0)').run(tariffId, u.id);
+      ctx.store.trackers.setOwnedSourcesTariff(u.id, tariffId);
       ctx.out(`tariff ${tariffId} of ${u.login}: ${JSON.stringify(changes)}`, { id: tariffId });
     },
   },

@@ -2,11 +2,10 @@
  * Account operations shared by the API, the admin command and the first start: creating users
  * and sub-users, and activation mail.
  */
-import type { Config } from '../config.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
-import { GRANTABLE_RIGHTS } from '../api/rights.ts';
+import { GRANTABLE_RIGHTS } from './rights.ts';
 import { hashPassword, PASSWORD_RULE, randomPassword } from '../auth/passwords.ts';
 import { isValidTimeZone } from '../core/time.ts';
 
@@ -23,9 +22,11 @@ export interface CreateUserInput {
   unactivated?: boolean;
 }
 
+/** Plain option values (the API's Services and the admin command's context both fit). */
 interface Deps {
   store: Store;
-  config: Readonly<Config>;
+  /** Where activation links point: FSM_PUBLIC_URL, else the local API port. */
+  config: { readonly publicUrl: string | null; readonly http: { readonly port: number } };
   mailer: Mailer;
   now: () => number;
 }

@@ -3,14 +3,13 @@ import { z } from 'zod';
 import { GEOCODER_TYPES, type GeocoderType } from '../geocoder/types.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { batchPlaces, uploadPlaces } from '../imports/places.ts';
-import { compileConditions, conditionsParam, type Condition, type FieldSpec } from '../lists/conditions.ts';
 import type { FieldValues } from '../store/fields.ts';
-import { PLACE_FIELDS, PLACE_TEXT_COLUMNS, placeCustomField, type PlaceInput, type PlaceRow, type PlaceTextField } from '../store/places.ts';
+import type { PlaceInput, PlaceRow } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
 import type { UploadedFile } from './server.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
-import { id } from './schemas.ts';
+import { conditionsParam, id } from './schemas.ts';
 
 export const lat = z.number().min(-90).max(90);
 export const lng = z.number().min(-180).max(180);
@@ -85,8 +84,6 @@ async function input(services: Services, p: z.infer<z.ZodObject<typeof placeBody
   return { label: p.label, description: p.description, lat, lng, radius, address: await addressFor(services.geocoder, lat, lng, p.location.address), external_id: p.external_id };
 }
 
-type TextContains = Extract<Condition, { type: 'contains' }> & { field: PlaceTextField };
-
 const read = defineCall({
   path: 'place/read',
   summary: 'One place.',
@@ -109,22 +106,16 @@ const list = defineCall({
     offset: z.number().int().min(0).default(0),
   }),
   handler({ services, owner, user, params }) {
-    const custom = (fieldId: number) => {
-      const def = services.store.fields.get(owner.id, fieldId);
-      return def && def.entity_type === 'place' ? placeCustomField(def) : undefined;
-    };
-    const opts = { fields: PLACE_FIELDS, timeZone: user.time_zone, customField: custom };
-    // All conditions are checked as given; top-level `contains` on built-in text fields are then
-    // answered by the full-text index (the same rows as their LIKE), the rest as compiled SQL.
-    let where = compileConditions(params.conditions, opts);
-    const contains = (params.conditions ?? []).filter((c): c is TextContains => c.type === 'contains' && Object.hasOwn(PLACE_TEXT_COLUMNS, c.field));
-    if (contains.length) where = compileConditions(params.conditions!.filter((c) => !contains.includes(c as TextContains)), opts);
-    const key = params.order_by;
-    const spec: (FieldSpec & { params?: unknown[] }) | undefined = Object.hasOwn(PLACE_FIELDS, key) ? PLACE_FIELDS[key] : /^\d{1,9}$/.test(key) ? custom(Number(key)) : undefined;
-    if (!spec) throw invalidParams([{ parameter: 'order_by', error: `one of ${Object.keys(PLACE_FIELDS).join(', ')} or a custom place field id` }]);
-    const dir = params.ascending ? 'ASC' : 'DESC';
-    const order = { sql: `${spec.sortSql ?? spec.sql} ${dir}, p.id ${dir}`, params: spec.params ?? [] };
-    const { rows, count } = services.store.places.list(owner.id, { ids: params.place_ids, filter: params.filter || undefined, where, contains: contains.map((c) => ({ field: c.field, value: c.value })), order, limit: params.limit, offset: params.offset });
+    const { rows, count } = services.store.places.list(owner.id, {
+      ids: params.place_ids,
+      filter: params.filter || undefined,
+      conditions: params.conditions,
+      timeZone: user.time_zone,
+      orderBy: params.order_by,
+      ascending: params.ascending,
+      limit: params.limit,
+      offset: params.offset,
+    });
     return { list: views(services, rows), count };
   },
 });

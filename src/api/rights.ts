@@ -3,6 +3,10 @@
  * guards. Calls declare their right; a test checks every declaration against this table and
  * that a sub-user lacking the right gets code 13. New calls join the table as they land.
  */
+import { RIGHT_NAMES, type Right } from '../accounts/rights.ts';
+
+export { GRANTABLE_RIGHTS, RIGHT_NAMES, type Right } from '../accounts/rights.ts';
+
 export const RIGHTS = {
   task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/route/create', 'task/route/update', 'task/route/delete'],
   place_update: ['place/create', 'place/update', 'place/delete', 'place/batch_convert', 'place/upload'],
@@ -19,12 +23,7 @@ export const RIGHTS = {
   payment_create: [],
   /** Tag changes (referenced by the spec; the calls are ours, docs/directories.md). */
   tag_update: ['tag/create', 'tag/update', 'tag/delete'],
-} as const satisfies Record<string, readonly string[]>;
-
-export type Right = keyof typeof RIGHTS;
-export const RIGHT_NAMES = Object.keys(RIGHTS) as Right[];
-/** Rights a sub-user can be given (admin is the master's alone). */
-export const GRANTABLE_RIGHTS = RIGHT_NAMES.filter((r) => r !== 'admin');
+} as const satisfies Record<Right, readonly string[]>;
 
 /** The right guarding `path`, if the table names one. */
 export function rightFor(path: string): Right | undefined {

@@ -10,7 +10,7 @@ import { initialStatus, requireEditable } from '../tasks/states.ts';
 import { taskViews } from '../tasks/view.ts';
 import type { TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
-import { compileSort } from '../lists/conditions.ts';
+import { parseSort } from '../core/conditions.ts';
 import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
@@ -73,7 +73,7 @@ const list = defineCall({
       ...listWindow(p, user.time_zone),
       filters: p.filters?.length ? p.filters : undefined,
       tagIds: p.tag_ids?.length ? p.tag_ids : undefined,
-      orderBy: compileSort(p.sort ?? undefined, tasks.listFields, 't.id'),
+      sort: parseSort(p.sort ?? undefined),
       offset: p.offset ?? undefined,
       limit: p.limit ?? undefined,
     });

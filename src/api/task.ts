@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { GEOCODER_TYPES } from '../geocoder/types.ts';
-import { compileConditions, compileSort, conditionsParam, type CompileOptions, type Condition } from '../lists/conditions.ts';
-import { customTaskField, TASK_STATUSES, TASK_TEXT_COLUMNS, type TaskRow, type TaskTextField } from '../store/tasks.ts';
+import { parseSort } from '../core/conditions.ts';
+import { TASK_STATUSES, type TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { convertBatch, DEFAULT_TASK_BATCH_FIELDS, LOCATION_CHECK_MODES, TASK_BATCH_FIELDS } from '../tasks/batch.ts';
 import { checkFormTemplate, dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
@@ -14,7 +14,7 @@ import { taskViews } from '../tasks/view.ts';
 import { parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
-import { id } from './schemas.ts';
+import { conditionsParam, id } from './schemas.ts';
 
 /** The owner's task, route or checkpoint, or 201. */
 export function ownTask(services: Services, owner: UserRow, taskId: number, what = 'task'): TaskRow {
@@ -130,8 +130,6 @@ export function listWindow(p: { from?: string | null; to?: string | null }, tz: 
   return { from, to };
 }
 
-type TextContains = Extract<Condition, { type: 'contains' }> & { field: TaskTextField };
-
 const nonEmpty = <T>(a: T[] | null | undefined) => (a?.length ? a : undefined);
 
 const list = defineCall({
@@ -141,19 +139,6 @@ const list = defineCall({
   handler({ services, owner, user, params: p }) {
     const { store } = services;
     const tz = user.time_zone;
-    const opts: CompileOptions = {
-      fields: store.tasks.listFields,
-      timeZone: tz,
-      customField: (fid) => {
-        const def = store.fields.get(owner.id, fid);
-        return def?.entity_type === 'task' ? { ...customTaskField(def.type), params: [fid] } : undefined;
-      },
-    };
-    // All conditions are checked as given; top-level `contains` on built-in text fields are then
-    // answered by the full-text index (the same rows as their LIKE), the rest as compiled SQL.
-    let conditions = compileConditions(p.conditions ?? undefined, opts);
-    const contains = (p.conditions ?? []).filter((c): c is TextContains => c.type === 'contains' && Object.hasOwn(TASK_TEXT_COLUMNS, c.field));
-    if (contains.length) conditions = compileConditions(p.conditions!.filter((c) => !contains.includes(c as TextContains)), opts);
     const { rows, count } = store.tasks.list({
       userId: owner.id,
       routes: false,
@@ -161,13 +146,13 @@ const list = defineCall({
       statuses: nonEmpty(p.statuses),
       trackers: nonEmpty(p.trackers),
       ...listWindow(p, tz),
-      conditions,
-      contains: contains.map((c) => ({ field: c.field, value: c.value })),
+      conditions: p.conditions ?? undefined,
+      timeZone: tz,
       filter: p.filter || undefined,
       filters: nonEmpty(p.filters),
       tagIds: nonEmpty(p.tag_ids),
       location: p.location ?? undefined,
-      orderBy: compileSort(p.sort ?? undefined, store.tasks.listFields, 't.id'),
+      sort: parseSort(p.sort ?? undefined),
       offset: p.offset ?? undefined,
       limit: p.limit ?? undefined,
     });

@@ -29,8 +29,15 @@ export class FieldStore {
   private deleteStmt;
   private clearStmt;
   private putStmt;
+  private employeeStmt;
+  private loadStmt;
 
   constructor(private db: DB) {
+    this.loadStmt = db.prepare<[string, string], { entity_id: number; field_id: number; value: string; type: string }>(
+      `SELECT v.entity_id, v.field_id, v.value, f.type FROM entity_field_values v JOIN entity_fields f ON f.id = v.field_id
+        WHERE v.entity_type = ? AND v.entity_id IN (SELECT value FROM json_each(?))`,
+    );
+    this.employeeStmt = db.prepare<[number, number], number>('SELECT 1 FROM employees WHERE id = ? AND user_id = ?').pluck();
     this.listStmt = db.prepare<[number, string], FieldDef>('SELECT * FROM entity_fields WHERE user_id = ? AND entity_type = ? ORDER BY ordinal, id');
     this.getStmt = db.prepare<[number, number], FieldDef>('SELECT * FROM entity_fields WHERE id = ? AND user_id = ?');
     this.insertStmt = db.prepare('INSERT INTO entity_fields (user_id, entity_type, label, type, required, ordinal) VALUES (?, ?, ?, ?, ?, ?)');
@@ -74,6 +81,8 @@ export class FieldStore {
       if (v.type !== def.type) errors.push({ parameter: `${p}.type`, error: `field ${key} is of type ${def.type}` });
       else if (v.value !== null && !valueFits(def.type, v.value)) errors.push({ parameter: `${p}.value`, error: `not a valid ${def.type}` });
       else if (v.value === null && def.required) errors.push({ parameter: `${p}.value`, error: 'required' });
+      // A reference to an employee is checked like any other reference: the owner's, else "no such" (issue 10).
+      else if (def.type === 'responsible_employee' && v.value !== null && !this.employeeStmt.get(v.value as number, userId)) errors.push({ parameter: `${p}.value`, error: `no such employee: ${v.value}` });
     }
     if (opts.requireAll) for (const [key, def] of defs) if (def.required && !(key in (fields ?? {}))) errors.push({ parameter: `${parameter}.${key}`, error: `required field ${def.label} is missing` });
     return errors;
@@ -95,13 +104,10 @@ export class FieldStore {
   load(type: FieldEntity, entityIds: number[]): Map<number, FieldValues> {
     const out = new Map<number, FieldValues>();
     for (const id of entityIds) out.set(id, {});
-    for (let i = 0; i < entityIds.length; i += 10_000) {
-      const chunk = entityIds.slice(i, i + 10_000);
-      const rows = this.db
-        .prepare(`SELECT v.entity_id, v.field_id, v.value, f.type FROM entity_field_values v JOIN entity_fields f ON f.id = v.field_id WHERE v.entity_type = ? AND v.entity_id IN (${chunk.map(() => '?').join(',')})`)
-        .all(type, ...chunk) as Array<{ entity_id: number; field_id: number; value: string; type: string }>;
-      for (const r of rows) out.get(r.entity_id)![String(r.field_id)] = { type: r.type, value: JSON.parse(r.value) };
-    }
+    if (!entityIds.length) return out;
+    // The ids as one JSON array parameter, however many (no placeholder per id).
+    const rows = this.loadStmt.all(type, JSON.stringify(entityIds));
+    for (const r of rows) out.get(r.entity_id)![String(r.field_id)] = { type: r.type, value: JSON.parse(r.value) };
     return out;
   }
 

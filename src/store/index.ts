@@ -20,7 +20,6 @@ import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 
 export interface Store {
-  db: DB;
   users: UserStore;
   sessions: SessionStore;
   tariffs: TariffStore;
@@ -40,13 +39,18 @@ export interface Store {
   tracks: TrackStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
+  /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
+  transaction<T>(fn: () => T): T;
+  /** Run `fn` over one read snapshot: every read inside sees the same committed state. */
+  snapshot<T>(fn: () => T): T;
+  /** Refresh the query planner's statistics (after a bulk load). */
+  analyze(): void;
   close(): void;
 }
 
 export function openStore(file: string): Store {
   const db = openDatabase(file);
   return {
-    db,
     users: new UserStore(db),
     sessions: new SessionStore(db),
     tariffs: new TariffStore(db),
@@ -65,6 +69,9 @@ export function openStore(file: string): Store {
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
     authVersions: new AuthVersions(db),
+    transaction: (fn) => db.transaction(fn)(),
+    snapshot: (fn) => db.transaction(fn).deferred(),
+    analyze: () => void db.exec('ANALYZE'),
     close: () => db.close(),
   };
 }

@@ -1,5 +1,7 @@
 /** Places (spec: Place): rows, their tags and custom field values, and the place/list query. */
-import type { Compiled, FieldMap, FieldSpec } from '../lists/conditions.ts';
+import type { Condition, ContainsCondition } from '../core/conditions.ts';
+import { invalidParams } from '../core/errors.ts';
+import { compileConditions, JSON_LIST, type Compiled, type FieldMap, type FieldSpec } from './conditions.ts';
 import type { Statement } from 'better-sqlite3';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldDef, type FieldValues } from './fields.ts';
@@ -60,13 +62,23 @@ export interface PlaceQuery {
   ids?: number[];
   /** Text matched (case-insensitive, anywhere) against label, description, address, external_id and custom field values. */
   filter?: string;
-  where: Compiled;
-  /** Top-level `contains` conditions on built-in text fields, taken out of `where` (full-text searchable). */
-  contains?: Array<{ field: PlaceTextField; value: string }>;
-  /** ORDER BY terms built from PLACE_FIELDS / placeCustomField, with their parameters. */
-  order: { sql: string; params: unknown[] };
+  /** Checked conditions (src/core/conditions.ts); fields are PLACE_FIELDS or custom place field ids. */
+  conditions?: Condition[];
+  /** The user's time zone, for date/time values in conditions. */
+  timeZone: string;
+  /** A field of PLACE_FIELDS or a custom place field id (7 naming `order_by` otherwise). */
+  orderBy: string;
+  ascending: boolean;
   limit: number;
   offset: number;
+}
+
+/** place/list's query compiled: WHERE, full-text `contains` and ORDER BY. */
+interface CompiledPlaceQuery {
+  where: Compiled;
+  /** Top-level `contains` conditions on built-in text fields, taken out of `where` (full-text searchable). */
+  contains: Array<{ field: PlaceTextField; value: string }>;
+  order: { sql: string; params: unknown[] };
 }
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -163,13 +175,35 @@ export class PlaceStore {
     return this.listTx(userId, q);
   }
 
-  private listNow(userId: number, q: PlaceQuery): { rows: PlaceRow[]; count: number } {
+  /** Conditions and sort field -> SQL (7 naming the condition or `order_by` at fault). */
+  private compile(userId: number, q: PlaceQuery): CompiledPlaceQuery {
+    const custom = (fieldId: number) => {
+      const def = this.fields.get(userId, fieldId);
+      return def && def.entity_type === 'place' ? placeCustomField(def) : undefined;
+    };
+    const opts = { fields: PLACE_FIELDS, timeZone: q.timeZone, customField: custom };
+    // All conditions are checked as given; top-level `contains` on built-in text fields are then
+    // answered by the full-text index (the same rows as their LIKE), the rest as compiled SQL.
+    let where = compileConditions(q.conditions, opts);
+    const isText = (c: Condition): c is ContainsCondition & { field: PlaceTextField } => c.type === 'contains' && Object.hasOwn(PLACE_TEXT_COLUMNS, c.field);
+    const contains = (q.conditions ?? []).filter(isText);
+    if (contains.length) where = compileConditions(q.conditions!.filter((c) => !isText(c)), opts);
+    const key = q.orderBy;
+    const spec: (FieldSpec & { params?: unknown[] }) | undefined = Object.hasOwn(PLACE_FIELDS, key) ? PLACE_FIELDS[key] : /^\d{1,9}$/.test(key) ? custom(Number(key)) : undefined;
+    if (!spec) throw invalidParams([{ parameter: 'order_by', error: `one of ${Object.keys(PLACE_FIELDS).join(', ')} or a custom place field id` }]);
+    const dir = q.ascending ? 'ASC' : 'DESC';
+    return { where, contains: contains.map((c) => ({ field: c.field, value: c.value })), order: { sql: `${spec.sortSql ?? spec.sql} ${dir}, p.id ${dir}`, params: spec.params ?? [] } };
+  }
+
+  private listNow(userId: number, query: PlaceQuery): { rows: PlaceRow[]; count: number } {
+    const q = { ...query, ...this.compile(userId, query) };
     const [lo, hi] = ownerRange(userId);
     const s = new Search(lo, hi, 'p', 'places_fts');
-    if (q.ids) s.add(q.ids.length ? `p.id IN (${q.ids.map(() => '?').join(',')})` : '0', ...q.ids);
+    // The ids as one JSON array parameter (10,000 ids would pass SQLite's bound-variable limit).
+    if (q.ids) s.add(q.ids.length ? `p.id IN ${JSON_LIST}` : '0', ...(q.ids.length ? [JSON.stringify(q.ids)] : []));
     if (q.filter) this.filterTerm(s, userId, q.filter);
     if (q.where.sql !== '1=1') s.add(`(${q.where.sql})`, ...q.where.params);
-    for (const c of q.contains ?? []) {
+    for (const c of q.contains) {
       const col = PLACE_TEXT_COLUMNS[c.field];
       s.text([col], `p.${col} ${LIKE}`, c.value, 1);
     }

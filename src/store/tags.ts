@@ -57,9 +57,7 @@ export class TagStore {
   missing(userId: number, ids: number[]): number[] {
     if (!ids.length) return [];
     const unique = [...new Set(ids)];
-    const found = new Set(
-      (this.db.prepare(`SELECT id FROM tags WHERE user_id = ? AND id IN (${unique.map(() => '?').join(',')})`).pluck().all(userId, ...unique) as number[]),
-    );
+    const found = new Set(this.db.prepare<[number, string], number>('SELECT id FROM tags WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))').pluck().all(userId, JSON.stringify(unique)));
     return unique.filter((id) => !found.has(id));
   }
 
@@ -77,14 +75,11 @@ export class TagStore {
     const out = new Map<number, number[]>();
     for (const id of entityIds) out.set(id, []);
     if (!entityIds.length) return out;
-    // Chunked: SQLite binds at most 32766 parameters.
-    for (let i = 0; i < entityIds.length; i += 10_000) {
-      const chunk = entityIds.slice(i, i + 10_000);
-      const rows = this.db
-        .prepare(`SELECT entity_id, tag_id FROM entity_tags WHERE entity_type = ? AND entity_id IN (${chunk.map(() => '?').join(',')}) ORDER BY tag_id`)
-        .all(type, ...chunk) as Array<{ entity_id: number; tag_id: number }>;
-      for (const r of rows) out.get(r.entity_id)!.push(r.tag_id);
-    }
+    // The ids as one JSON array parameter, however many (no placeholder per id).
+    const rows = this.db
+      .prepare<[string, string], { entity_id: number; tag_id: number }>('SELECT entity_id, tag_id FROM entity_tags WHERE entity_type = ? AND entity_id IN (SELECT value FROM json_each(?)) ORDER BY tag_id')
+      .all(type, JSON.stringify(entityIds));
+    for (const r of rows) out.get(r.entity_id)!.push(r.tag_id);
     return out;
   }
 }

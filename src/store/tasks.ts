@@ -7,7 +7,8 @@ import type { Statement } from 'better-sqlite3';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';
-import type { FieldMap } from '../lists/conditions.ts';
+import type { Condition, ContainsCondition, SortKey } from '../core/conditions.ts';
+import { compileConditions, compileSort, JSON_LIST, type CompileOptions, type FieldMap } from './conditions.ts';
 import { distanceM, EARTH_RADIUS_M } from '../core/geo.ts';
 
 export type TaskType = 'task' | 'route' | 'checkpoint';
@@ -62,7 +63,7 @@ export interface TaskDraft {
   fields?: FieldValues;
 }
 
-/** Filters of task/list and task/route/list; SQL fragments come only from this file and the conditions compiler. */
+/** Filters of task/list and task/route/list: values and field names; the SQL is made here and in ./conditions.ts. */
 export interface TaskQuery {
   userId: number;
   routes: boolean;
@@ -71,14 +72,16 @@ export interface TaskQuery {
   trackers?: number[];
   from?: number;
   to?: number;
-  conditions?: { sql: string; params: unknown[] };
+  /** Checked conditions (src/core/conditions.ts) over the list fields or custom task field ids. */
+  conditions?: Condition[];
+  /** The user's time zone, for date/time values in conditions. */
+  timeZone?: string;
   filter?: string;
   filters?: string[];
-  /** Top-level `contains` conditions on built-in text fields, taken out of `conditions` (full-text searchable). */
-  contains?: Array<{ field: TaskTextField; value: string }>;
   tagIds?: number[];
   location?: { lat: number; lng: number; radius: number };
-  orderBy: string;
+  /** Sort keys over the list fields (7 naming `sort.<i>` for others); id last. */
+  sort?: SortKey[];
   offset?: number;
   limit?: number;
 }
@@ -204,7 +207,7 @@ export class Search {
 
 export class TaskStore {
   /** Condition and sort fields of task/list (spec: Task list condition / sort fields), over alias t. */
-  readonly listFields: FieldMap;
+  private readonly listFields: FieldMap;
   private getStmt;
   private insertStmt;
   private updateStmt;
@@ -367,7 +370,30 @@ export class TaskStore {
     return this.listTx(q);
   }
 
-  private listNow(q: TaskQuery): { rows: TaskRow[]; count: number } {
+  /**
+   * Conditions -> SQL over the list fields and the owner's custom task fields (7 naming the
+   * condition at fault). Top-level `contains` on built-in text fields are checked with the rest,
+   * then taken out to be answered by the full-text index (the same rows as their LIKE).
+   */
+  private compileConditions(q: TaskQuery): { conditions: { sql: string; params: unknown[] }; contains: Array<{ field: TaskTextField; value: string }> } {
+    const opts: CompileOptions = {
+      fields: this.listFields,
+      timeZone: q.timeZone ?? 'UTC',
+      customField: (fid) => {
+        const def = this.fields.get(q.userId, fid);
+        return def?.entity_type === 'task' ? { ...customTaskField(def.type), params: [fid] } : undefined;
+      },
+    };
+    let conditions = compileConditions(q.conditions, opts);
+    const isText = (c: Condition): c is ContainsCondition & { field: TaskTextField } => c.type === 'contains' && Object.hasOwn(TASK_TEXT_COLUMNS, c.field);
+    const contains = (q.conditions ?? []).filter(isText);
+    if (contains.length) conditions = compileConditions(q.conditions!.filter((c) => !isText(c)), opts);
+    return { conditions, contains: contains.map((c) => ({ field: c.field, value: c.value })) };
+  }
+
+  private listNow(query: TaskQuery): { rows: TaskRow[]; count: number } {
+    const { conditions, contains } = this.compileConditions(query);
+    const q = { ...query, conditions, contains, orderBy: compileSort(query.sort, this.listFields, 't.id') };
     const key = q.userId * 2 + (q.routes ? 1 : 0);
     const [lo, hi] = ownerRange(key);
     const s = new Search(lo, hi, 't', 'tasks_fts');
@@ -376,19 +402,23 @@ export class TaskStore {
     const countTerms: string[] = [];
     const countParams: unknown[] = [];
     if (q.externalId !== undefined && q.externalId !== null) s.add('t.external_id = ?', q.externalId);
+    // Lists of values go to SQLite as one JSON array parameter each, however long (issue 10).
     if (q.statuses) {
-      const list = q.statuses.map(() => '?').join(', ') || 'NULL';
-      s.add(`t.status IN (${list})`, ...q.statuses);
-      countTerms.push(`status IN (${list})`);
-      countParams.push(...q.statuses);
+      const list = JSON.stringify(q.statuses);
+      s.add(`t.status IN ${JSON_LIST}`, list);
+      countTerms.push(`status IN ${JSON_LIST}`);
+      countParams.push(list);
     }
     if (q.trackers) {
-      const list = q.trackers.map(() => '?').join(', ') || 'NULL';
-      s.add(`t.tracker_id IN (${list})`, ...q.trackers);
+      const list = JSON.stringify(q.trackers);
+      // The tasks of each listed tracker looked up by (user_id, tracker_id): SQLite assumes 25 rows for
+      // an IN subquery and would otherwise rather read the owner's rows in a sort index (bench/lists).
+      const type = q.routes ? "tt.type = 'route'" : "tt.type <> 'route'";
+      s.add(`t.id IN (SELECT tt.id FROM json_each(?) tl CROSS JOIN tasks tt WHERE tt.user_id = ? AND ${type} AND tt.tracker_id = tl.value)`, list, q.userId);
       // tracker_id 0 stands for "none" in task_counts: only real ids (all positive) are looked up there.
       if (q.trackers.every((id) => Number.isInteger(id) && id > 0)) {
-        countTerms.push(`tracker_id IN (${list})`);
-        countParams.push(...q.trackers);
+        countTerms.push(`tracker_id IN ${JSON_LIST}`);
+        countParams.push(list);
       } else counted = false;
     }
     // Actual after `from` / before `to`: the task window [from, to] overlaps the asked one.
@@ -407,7 +437,7 @@ export class TaskStore {
       const col = TASK_TEXT_COLUMNS[c.field];
       s.text([col], `t.${col} ${LIKE}`, c.value, 1);
     }
-    if (q.tagIds?.length) s.add(`EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_type = 'task' AND et.entity_id = t.id AND et.tag_id IN (${q.tagIds.map(() => '?').join(', ')}))`, ...q.tagIds);
+    if (q.tagIds?.length) s.add(`EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_type = 'task' AND et.entity_id = t.id AND et.tag_id IN ${JSON_LIST})`, JSON.stringify(q.tagIds));
     if (q.location) this.near(q.location, (sql, ...p) => s.add(sql, ...p));
 
     const base = ['t.user_id = ?', q.routes ? "t.type = 'route'" : "t.type <> 'route'"];
@@ -543,7 +573,7 @@ export class TaskStore {
   checkpointIds(routeIds: number[]): Map<number, number[]> {
     const out = new Map<number, number[]>(routeIds.map((id) => [id, []]));
     if (!routeIds.length) return out;
-    const rows = this.db.prepare(`SELECT id, route_id FROM tasks WHERE route_id IN (${routeIds.map(() => '?').join(',')}) ORDER BY route_id, ord, id`).all(...routeIds) as Array<{ id: number; route_id: number }>;
+    const rows = this.query(`SELECT id, route_id FROM tasks WHERE route_id IN ${JSON_LIST} ORDER BY route_id, ord, id`).all(JSON.stringify(routeIds)) as Array<{ id: number; route_id: number }>;
     for (const r of rows) out.get(r.route_id)!.push(r.id);
     return out;
   }
@@ -551,7 +581,7 @@ export class TaskStore {
   /** Employees (id, tracker) among `ids` of the user, in the given order; `missing` lists ids not found. */
   employeeTrackers(userId: number, ids: number[]): { found: Array<{ id: number; tracker_id: number | null }>; missing: number[] } {
     const unique = [...new Set(ids)];
-    const rows = this.db.prepare(`SELECT id, tracker_id FROM employees WHERE user_id = ? AND id IN (${unique.map(() => '?').join(',')})`).all(userId, ...unique) as Array<{ id: number; tracker_id: number | null }>;
+    const rows = this.query(`SELECT id, tracker_id FROM employees WHERE user_id = ? AND id IN ${JSON_LIST}`).all(userId, JSON.stringify(unique)) as Array<{ id: number; tracker_id: number | null }>;
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { found: unique.filter((i) => byId.has(i)).map((i) => byId.get(i)!), missing: unique.filter((i) => !byId.has(i)) };
   }

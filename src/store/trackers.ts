@@ -152,6 +152,10 @@ export class TrackerStore {
   markDeleted(trackerId: number): void {
     this.markDeletedStmt.run(trackerId);
   }
+  /** The tariff of the devices the user owns (its own trackers' sources, not clones of others'): the admin command's `tariff set`. */
+  setOwnedSourcesTariff(userId: number, tariffId: number): void {
+    this.db.prepare('UPDATE sources SET tariff_id = ? WHERE id IN (SELECT source_id FROM trackers WHERE user_id = ? AND clone = 0)').run(tariffId, userId);
+  }
   /** What keeps a tracker from being deleted. */
   dependents(trackerId: number): { rules: number[]; vehicles: number[] } {
     return { rules: this.rulesStmt.all(trackerId).map((r) => r.id), vehicles: this.vehiclesStmt.all(trackerId).map((r) => r.id) };

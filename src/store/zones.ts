@@ -106,7 +106,7 @@ export class ZoneStore {
   /** Rule ids that use any of the zones. */
   rulesUsing(zoneIds: number[]): number[] {
     if (!zoneIds.length) return [];
-    return this.db.prepare(`SELECT DISTINCT rule_id FROM rule_zones WHERE zone_id IN (${zoneIds.map(() => '?').join(',')}) ORDER BY rule_id`).pluck().all(...zoneIds) as number[];
+    return this.db.prepare<[string], number>('SELECT DISTINCT rule_id FROM rule_zones WHERE zone_id IN (SELECT value FROM json_each(?)) ORDER BY rule_id').pluck().all(JSON.stringify(zoneIds));
   }
 
   points(zoneId: number): ZonePoint[] {

@@ -3,13 +3,12 @@
  * for task/create, each with its own `errors`. Nothing is saved. Parsing is src/imports/batch.ts.
  */
 import { invalidParams } from '../core/errors.ts';
-import type { Services } from '../api/kernel.ts';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import { coordinateCells, intCell, parseBatch, textCell, type BatchRow, type RowError } from '../imports/batch.ts';
 import { addressFor, locateRow } from '../imports/geocode.ts';
 import type { UserRow } from '../store/users.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
-import { MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS } from './input.ts';
+import { MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, type TaskDeps } from './input.ts';
 
 export const TASK_BATCH_FIELDS = ['label', 'from', 'to', 'address', 'lat', 'lng', 'description', 'radius', 'external_id', 'max_delay', 'min_stay_duration', 'duration'] as const;
 export const DEFAULT_TASK_BATCH_FIELDS = ['label', 'from', 'to', 'address', 'lat', 'lng', 'description'] as const;
@@ -27,10 +26,10 @@ export interface BatchParams {
   employee_ids?: number[] | null;
 }
 
-export async function convertBatch(services: Services, owner: UserRow, tz: string, p: BatchParams): Promise<{ list: Array<Record<string, unknown>>; limit_exceeded: boolean }> {
-  const trackers = assignees(services, owner, p.employee_ids ?? []);
+export async function convertBatch(deps: TaskDeps, owner: UserRow, tz: string, p: BatchParams): Promise<{ list: Array<Record<string, unknown>>; limit_exceeded: boolean }> {
+  const trackers = assignees(deps, owner, p.employee_ids ?? []);
   const { rows, limitExceeded } = parseBatch(p.batch, p.fields);
-  const { geocoder } = services;
+  const { geocoder } = deps;
   const list: Array<Record<string, unknown>> = [];
   let next = 0;
   for (const row of rows) {
@@ -43,16 +42,16 @@ export async function convertBatch(services: Services, owner: UserRow, tz: strin
 }
 
 /** Trackers of the given employees that can take tasks, in the given order (7 naming employee_ids for unknown ids). */
-function assignees(services: Services, owner: UserRow, ids: number[]): number[] {
+function assignees(deps: TaskDeps, owner: UserRow, ids: number[]): number[] {
   if (!ids.length) return [];
-  const { found, missing } = services.store.tasks.employeeTrackers(owner.id, ids);
+  const { found, missing } = deps.store.tasks.employeeTrackers(owner.id, ids);
   if (missing.length) throw invalidParams([{ parameter: 'employee_ids', error: `no such employees: ${missing.join(', ')}` }]);
   return found
     .map((e) => e.tracker_id)
     .filter((t): t is number => {
       if (t === null) return false;
-      const tr = services.store.trackers.get(owner.id, t);
-      return !!tr && !tr.blocked && !!services.store.tariffs.get(tr.tariff_id)?.has_tasks;
+      const tr = deps.store.trackers.get(owner.id, t);
+      return !!tr && !tr.blocked && !!deps.store.tariffs.get(tr.tariff_id)?.has_tasks;
     });
 }
 

@@ -5,14 +5,23 @@
  */
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
-import type { Services } from '../api/kernel.ts';
-import { id } from '../api/schemas.ts';
-import { ownTracker } from '../api/tracker.ts';
+import type { Geocoder } from '../geocoder/types.ts';
 import { addressFor } from '../imports/geocode.ts';
+import type { Store } from '../store/index.ts';
 import type { TaskDraft } from '../store/tasks.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
 import { parseDateTime } from '../core/time.ts';
+
+/** What the task rules need, passed explicitly by the API, the admin command or a worker. */
+export interface TaskDeps {
+  store: Store;
+  geocoder: Geocoder;
+  now: () => number;
+}
+
+/** An entity id: a positive 32-bit integer (as the API's ids). */
+const id = z.number().int().min(1).max(2_147_483_647);
 
 /** Largest task zone radius, meters (the spec sets none). */
 export const MAX_RADIUS = 100_000;
@@ -69,16 +78,16 @@ export type RouteInput = z.infer<typeof routeInput>;
  * A task object -> the row to write: times parsed in the user's zone (code 7 naming `<p>.from`,
  * `<p>.to`; `to` must be after `from`), tags and custom fields checked against the owner's.
  */
-export function taskDraft(services: Services, owner: UserRow, tz: string, t: TaskInput, p: string, opts: { requireAllFields: boolean }): TaskDraft {
+export function taskDraft(deps: TaskDeps, owner: UserRow, tz: string, t: TaskInput, p: string, opts: { requireAllFields: boolean }): TaskDraft {
   const errors: Array<{ parameter: string; error: string }> = [];
   const from = parseDateTime(t.from, tz);
   const to = parseDateTime(t.to, tz);
   if (from === undefined) errors.push({ parameter: `${p}.from`, error: 'not a valid date/time' });
   if (to === undefined) errors.push({ parameter: `${p}.to`, error: 'not a valid date/time' });
   else if (from !== undefined && to <= from) errors.push({ parameter: `${p}.to`, error: 'must be after from' });
-  errors.push(...tagErrors(services, owner, t.tags, p));
-  if (t.fields) errors.push(...services.store.fields.validate(owner.id, 'task', t.fields as never, { requireAll: opts.requireAllFields, parameter: `${p}.fields` }));
-  else if (opts.requireAllFields) errors.push(...services.store.fields.validate(owner.id, 'task', {}, { requireAll: true, parameter: `${p}.fields` }));
+  errors.push(...tagErrors(deps, owner, t.tags, p));
+  if (t.fields) errors.push(...deps.store.fields.validate(owner.id, 'task', t.fields as never, { requireAll: opts.requireAllFields, parameter: `${p}.fields` }));
+  else if (opts.requireAllFields) errors.push(...deps.store.fields.validate(owner.id, 'task', {}, { requireAll: true, parameter: `${p}.fields` }));
   if (errors.length) throw invalidParams(errors);
   return {
     label: t.label,
@@ -98,14 +107,14 @@ export function taskDraft(services: Services, owner: UserRow, tz: string, t: Tas
   };
 }
 
-export function routeDraft(services: Services, owner: UserRow, r: RouteInput, p: string): TaskDraft {
-  const errors = tagErrors(services, owner, r.tags, p);
+export function routeDraft(deps: TaskDeps, owner: UserRow, r: RouteInput, p: string): TaskDraft {
+  const errors = tagErrors(deps, owner, r.tags, p);
   if (errors.length) throw invalidParams(errors);
   return { label: r.label, description: r.description, lat: null, lng: null, address: '', radius: null, from_time: null, to_time: null, external_id: r.external_id, max_delay: 0, min_stay_duration: 0, form_template_id: null, tags: r.tags };
 }
 
-function tagErrors(services: Services, owner: UserRow, tagIds: number[] | undefined, p: string) {
-  const missing = services.store.tags.missing(owner.id, tagIds ?? []);
+function tagErrors(deps: TaskDeps, owner: UserRow, tagIds: number[] | undefined, p: string) {
+  const missing = deps.store.tags.missing(owner.id, tagIds ?? []);
   return missing.length ? [{ parameter: `${p}.tags`, error: `no such tags: ${missing.join(', ')}` }] : [];
 }
 
@@ -115,20 +124,21 @@ export function checkFormTemplate(createForm: boolean, templateId: number | null
 }
 
 /** The tracker a task may be assigned to: the owner's (else `notFound`), not blocked (208), tariff with tasks (236). */
-export function taskTracker(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
-  const t = ownTracker(services, owner, trackerId, notFound);
+export function taskTracker(deps: TaskDeps, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
+  const t = deps.store.trackers.get(owner.id, trackerId);
+  if (!t) throw new DomainError(notFound, {}, `${notFound === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
-  if (!services.store.tariffs.get(t.tariff_id)?.has_tasks) throw new DomainError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
+  if (!deps.store.tariffs.get(t.tariff_id)?.has_tasks) throw new DomainError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
   return t;
 }
 
 /** Every task with coordinates but no address gets one (issue 4); '' when the geocoder knows nothing or fails. */
-export async function fillAddress(services: Services, d: TaskDraft): Promise<void> {
-  if (d.lat !== null && d.lng !== null) d.address = await addressFor(services.geocoder, d.lat, d.lng, d.address);
+export async function fillAddress(deps: TaskDeps, d: TaskDraft): Promise<void> {
+  if (d.lat !== null && d.lng !== null) d.address = await addressFor(deps.geocoder, d.lat, d.lng, d.address);
 }
 
 /** external_id_counts of task/create and task/update: how many of the owner's tasks carry the task's external_id. */
-export function externalIdCounts(services: Services, owner: UserRow, externalId: string | null): Record<string, unknown> {
+export function externalIdCounts(deps: TaskDeps, owner: UserRow, externalId: string | null): Record<string, unknown> {
   if (externalId === null) return {};
-  return { external_id_counts: [{ external_id: externalId, count: services.store.tasks.externalIdCount(owner.id, externalId) }] };
+  return { external_id_counts: [{ external_id: externalId, count: deps.store.tasks.externalIdCount(owner.id, externalId) }] };
 }

@@ -110,18 +110,18 @@ describe('errors and limits', () => {
     const t = s.addTracker(bob.id, '356307042441088');
     const tariff = s.store.tariffs.copy(1, 'no chat');
     s.store.tariffs.update(tariff, { has_chat: false });
-    s.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, s.store.trackers.getAny(t)!.source_id);
+    s.sql.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, s.store.trackers.getAny(t)!.source_id);
     expect((await s.call('tracker/chat/send', { hash: bob.hash, tracker_id: t, message: 'x' })).body.status.code).toBe(236);
   });
   it('7 for a message over 20000 characters, a limit over 1024, more than 300 trackers; nothing stored', async () => {
-    const before = s.store.db.prepare('SELECT COUNT(*) FROM chat_messages').pluck().get();
+    const before = s.sql.prepare('SELECT COUNT(*) FROM chat_messages').pluck().get();
     const long = await s.call('tracker/chat/send', { hash: ann.hash, tracker_id: truck, message: 'x'.repeat(20001) });
     expect(long.body.errors[0].parameter).toBe('message');
     expect((await s.call('tracker/chat/list', { hash: ann.hash, tracker_id: truck, limit: 1025 })).body.errors[0].parameter).toBe('limit');
     const many = Array.from({ length: 301 }, (_, i) => i + 1);
     expect((await s.call('tracker/chat/broadcast', { hash: ann.hash, trackers: many, message: 'x' })).body.errors[0].parameter).toBe('trackers');
     expect((await s.call('tracker/chat/updated/list', { hash: ann.hash, trackers: many })).body.errors[0].parameter).toBe('trackers');
-    expect(s.store.db.prepare('SELECT COUNT(*) FROM chat_messages').pluck().get()).toBe(before);
+    expect(s.sql.prepare('SELECT COUNT(*) FROM chat_messages').pluck().get()).toBe(before);
     expect((await s.call('tracker/chat/send', { hash: ann.hash, tracker_id: truck, message: 'x'.repeat(20000) })).body.success).toBe(true);
   });
   it('broadcast: sent_to and not_sent_to; 217 for trackers that do not exist', async () => {

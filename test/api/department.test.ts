@@ -14,7 +14,7 @@ afterAll(() => s.close());
 
 const create = async (department: unknown, hash = ann.hash) => s.call('department/create', { hash, department });
 const list = async (hash = ann.hash) => (await s.call('department/list', { hash })).body.list;
-const geoVersion = () => (s.store.db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number);
+const geoVersion = () => (s.sql.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number);
 
 describe('department/create, list, update, delete', () => {
   it('full cycle with the spec shape', async () => {

@@ -237,7 +237,7 @@ describe('employee/update and delete', () => {
   it('members present replace, null clears, absent stay; icon and avatar stay', async () => {
     const t1 = (await s.call('tag/create', { hash: ann.hash, tag: { name: 'keep' } })).body.id;
     const id = (await create({ first_name: 'Up', email: 'up@example.com', hardware_key: 'K1', tags: [t1], location: { lat: 1, lng: 2, address: 'Here' } })).body.id;
-    s.store.db.prepare("UPDATE employees SET icon_id = 3, avatar_file_name = 'a.png' WHERE id = ?").run(id);
+    s.sql.prepare("UPDATE employees SET icon_id = 3, avatar_file_name = 'a.png' WHERE id = ?").run(id);
     const r = await s.call('employee/update', { hash: ann.hash, employee: { id, last_name: 'Date', hardware_key: null, icon_id: 7, avatar_file_name: 'b.png' } });
     expect(r.body).toEqual({ success: true });
     const e = await read(id);

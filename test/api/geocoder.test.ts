@@ -164,7 +164,7 @@ describe('remote providers (fake services on 127.0.0.1)', () => {
     await locate({ location: { lat: 40.12341, lng: -88.55551 }, geocoder: 'geocoder_type_2' });
     await locate({ location: { lat: 40.12344, lng: -88.55549 }, geocoder: 'geocoder_type_2' });
     expect(nominatim.requests.length - before).toBe(2);
-    const rows = s.store.db.prepare("SELECT provider, request, lang FROM geocoder_cache WHERE provider = 'nominatim' ORDER BY request").all();
+    const rows = s.sql.prepare("SELECT provider, request, lang FROM geocoder_cache WHERE provider = 'nominatim' ORDER BY request").all();
     expect(rows).toEqual(expect.arrayContaining([
       { provider: 'nominatim', request: 'r:40.1234,-88.5555', lang: 'en' },
       { provider: 'nominatim', request: 's:springfield cache test|', lang: 'en' },
@@ -182,14 +182,14 @@ describe('remote providers (fake services on 127.0.0.1)', () => {
     expect(nominatim.requests.length - before).toBe(2);
   });
   it("the user's default_geocoder is used when geocoder is absent", async () => {
-    s.store.db.prepare("UPDATE users SET default_geocoder = 'geocoder_type_2' WHERE id = ?").run(ann.id);
+    s.sql.prepare("UPDATE users SET default_geocoder = 'geocoder_type_2' WHERE id = ?").run(ann.id);
     const before = nominatim.requests.length;
     expect((await search({ q: 'Springfield default' })).body.locations[0].address).toContain('Springfield');
     expect(nominatim.requests.length - before).toBe(1);
     // The sub-user keeps its own setting (geocoder_type_1: offline, which knows no such settlement).
     expect((await search({ q: 'Springfield default' }, sub)).body.locations).toEqual([]);
     expect(nominatim.requests.length - before).toBe(1);
-    s.store.db.prepare("UPDATE users SET default_geocoder = 'geocoder_type_1' WHERE id = ?").run(ann.id);
+    s.sql.prepare("UPDATE users SET default_geocoder = 'geocoder_type_1' WHERE id = ?").run(ann.id);
   });
   it('Photon: search and reverse with details', async () => {
     const r = await search({ q: 'Brandenburger Tor', geocoder: 'geocoder_type_3', with_details: true, lang: 'ru' });
@@ -240,7 +240,7 @@ describe('fallback to offline when a provider fails', () => {
     expect(r.body.locations[0].address).toBe('Paris, France');
     expect(Date.now() - t).toBeLessThan(1400);
     expect(n.requests.length - before).toBe(1);
-    expect(f.store.db.prepare("SELECT COUNT(*) AS n FROM geocoder_cache WHERE provider = 'nominatim'").get()).toEqual({ n: 0 });
+    expect(f.sql.prepare("SELECT COUNT(*) AS n FROM geocoder_cache WHERE provider = 'nominatim'").get()).toEqual({ n: 0 });
     // A user action always tries the provider again.
     await fs({ q: 'Paris' });
     expect(n.requests.length - before).toBe(2);

@@ -5,7 +5,7 @@ import { startGeoTestServer, type GeoTestServer } from '../imports/harness.ts';
 let g: GeoTestServer;
 let ann: { id: number; hash: string };
 let bob: { id: number; hash: string };
-const geo = () => g.s.store.db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
+const geo = () => g.s.sql.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
 const count = (userId: number) => g.s.store.places.count(userId);
 const place = (over: Record<string, unknown> = {}) => ({ label: 'Depot', description: 'main', location: { lat: 52.5, lng: 13.4, address: 'Hauptstr. 1', radius: 150 }, ...over });
 /** A master with its own tariff whose max_places is `max`. */
@@ -13,7 +13,7 @@ async function userWithQuota(login: string, max: number) {
   const u = await g.s.user(login);
   const t = g.s.store.tariffs.copy(1, `quota ${login}`);
   g.s.store.tariffs.update(t, { max_places: max });
-  g.s.store.db.prepare('UPDATE users SET tariff_id = ? WHERE id = ?').run(t, u.id);
+  g.s.sql.prepare('UPDATE users SET tariff_id = ? WHERE id = ?').run(t, u.id);
   return u;
 }
 

@@ -47,13 +47,13 @@ describe('task/route/create, read, list', () => {
     for (const id of r.body.checkpoint_ids) expect(get(id)).toMatchObject({ status: 'assigned', tracker_id: tracker });
   });
   it('7 naming the checkpoint parameter, 201 for a foreign tracker; nothing created', async () => {
-    const before = s.store.db.prepare('SELECT COUNT(*) FROM tasks').pluck().get();
+    const before = s.sql.prepare('SELECT COUNT(*) FROM tasks').pluck().get();
     const bad = await route({}, [cp('A', 1), cp('B', 2, { to: '2030-06-01 00:00:00' })]);
     expect(bad.body.errors).toEqual([{ parameter: 'checkpoints.1.to', error: 'must be after from' }]);
     expect((await route({ label: '' })).body.errors[0].parameter).toBe('route.label');
     const bobTracker = s.addTracker(bob.id, '862000000000002');
     expect((await route({ tracker_id: bobTracker })).body.status.code).toBe(201);
-    expect(s.store.db.prepare('SELECT COUNT(*) FROM tasks').pluck().get()).toBe(before);
+    expect(s.sql.prepare('SELECT COUNT(*) FROM tasks').pluck().get()).toBe(before);
   });
   it('task/route/list lists routes only, with checkpoint_ids and count; task/list lists checkpoints, not routes', async () => {
     const r = await route({ label: 'Listed', external_id: 'L-1' });
@@ -94,7 +94,7 @@ describe('task/route/update and delete', () => {
     expect((await s.call('task/route/delete', { hash: ann.hash, route_id: r.body.id })).body).toEqual({ success: true });
     expect(get(r.body.id)).toBeUndefined();
     expect(get(r.body.checkpoint_ids[0])).toBeUndefined();
-    expect(s.store.db.prepare("SELECT COUNT(*) FROM entity_tags WHERE entity_type = 'task' AND entity_id = ?").pluck().get(r.body.checkpoint_ids[0])).toBe(0);
+    expect(s.sql.prepare("SELECT COUNT(*) FROM entity_tags WHERE entity_type = 'task' AND entity_id = ?").pluck().get(r.body.checkpoint_ids[0])).toBe(0);
   });
   it('task/delete of a checkpoint closes up the route and narrows its span', async () => {
     const r = await route({}, [cp('A', 1), cp('B', 2), cp('C', 3)]);

@@ -20,8 +20,8 @@ const berlin = { lat: 52.52, lng: 13.405, address: 'Alexanderplatz 1, Berlin', r
 const minimal = (over: Record<string, unknown> = {}) => ({ label: 'Deliver', description: 'Box', location: berlin, from: '2030-01-10 09:00:00', to: '2030-01-10 12:00:00', ...over });
 const create = async (hash: string, task: Record<string, unknown>, extra: Record<string, unknown> = {}) => s.call('task/create', { hash, task, ...extra });
 const row = (id: number) => s.store.tasks.get(ann.id, id);
-const taskCount = () => s.store.db.prepare('SELECT COUNT(*) FROM tasks').pluck().get() as number;
-const geo = () => s.store.db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
+const taskCount = () => s.sql.prepare('SELECT COUNT(*) FROM tasks').pluck().get() as number;
+const geo = () => s.sql.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
 const sourceOf = (trackerId: number) => s.store.trackers.getAny(trackerId)!.source_id;
 
 describe('task/create and task/read', () => {
@@ -142,7 +142,7 @@ describe('task/create and task/read', () => {
     const noTasks = s.addTracker(ann.id, '861000000000011');
     const tariff = s.store.tariffs.copy(1, 'no tasks');
     s.store.tariffs.update(tariff, { has_tasks: false });
-    s.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(noTasks));
+    s.sql.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(noTasks));
     expect((await create(ann.hash, minimal({ tracker_id: noTasks }))).body.status.code).toBe(236);
     expect(taskCount()).toBe(before);
   });
@@ -212,7 +212,7 @@ describe('task/delete', () => {
     expect(row(a)).toBeDefined();
     expect((await s.call('task/delete', { hash: ann.hash, task_id: a })).body).toEqual({ success: true });
     expect(row(a)).toBeUndefined();
-    expect(s.store.db.prepare("SELECT COUNT(*) FROM entity_tags WHERE entity_type = 'task' AND entity_id = ?").pluck().get(a)).toBe(0);
+    expect(s.sql.prepare("SELECT COUNT(*) FROM entity_tags WHERE entity_type = 'task' AND entity_id = ?").pluck().get(a)).toBe(0);
     expect((await s.call('task/delete', { hash: ann.hash, task_id: a })).body.status.code).toBe(201);
   });
 });
@@ -240,7 +240,7 @@ describe('task/assign', () => {
     const noTasks = s.addTracker(ann.id, '861000000000022');
     const tariff = s.store.tariffs.copy(1, 'no tasks 2');
     s.store.tariffs.update(tariff, { has_tasks: false });
-    s.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(noTasks));
+    s.sql.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(noTasks));
     expect((await s.call('task/assign', { hash: ann.hash, task_id: a, tracker_id: noTasks })).body.status.code).toBe(236);
     expect(row(a)).toMatchObject({ status: 'unassigned', tracker_id: null });
     s.store.tasks.setOutcome(a, { status: 'failed', at: Date.now() });
@@ -336,7 +336,7 @@ describe('task/list', () => {
     expect(await labels({ conditions: [{ type: 'eq', field: 'arrival_date', value: null }] })).toEqual(['Berlin drop', 'Potsdam pickup']);
     expect(await labels({ conditions: [{ type: 'or', conditions: [{ type: 'contains', field: 'location', value: 'potsdam' }, { type: 'contains', field: 'description', value: 'nothing' }] }] })).toEqual(['Potsdam pickup']);
     expect(await labels({ conditions: [{ type: 'contains', field: String(field), value: 'gate' }] })).toEqual(['Munich drop']);
-    const emp = Number(s.store.db.prepare("INSERT INTO employees (user_id, tracker_id, first_name, last_name) VALUES (?, ?, 'Zed', 'Driver')").run(carol.id, t1).lastInsertRowid);
+    const emp = Number(s.sql.prepare("INSERT INTO employees (user_id, tracker_id, first_name, last_name) VALUES (?, ?, 'Zed', 'Driver')").run(carol.id, t1).lastInsertRowid);
     expect(await labels({ conditions: [{ type: 'eq', field: 'employee', value: emp }] })).toEqual(['Berlin drop']);
     expect(await labels({ sort: ['employee=desc'] })).toEqual(['Berlin drop', 'Potsdam pickup', 'Munich drop']);
     // conditions and filter must both match
@@ -440,13 +440,13 @@ describe('task/batch_convert', () => {
   });
   it('employee_ids: round-robin over the employees\' trackers, valid rows only; vehicle_ids accepted', async () => {
     const t2 = s.addTracker(ann.id, '861000000000200');
-    const e1 = Number(s.store.db.prepare("INSERT INTO employees (user_id, tracker_id, first_name) VALUES (?, ?, 'A')").run(ann.id, annTracker).lastInsertRowid);
-    const e2 = Number(s.store.db.prepare("INSERT INTO employees (user_id, tracker_id, first_name) VALUES (?, ?, 'B')").run(ann.id, t2).lastInsertRowid);
-    const e3 = Number(s.store.db.prepare("INSERT INTO employees (user_id, first_name) VALUES (?, 'No tracker')").run(ann.id).lastInsertRowid);
+    const e1 = Number(s.sql.prepare("INSERT INTO employees (user_id, tracker_id, first_name) VALUES (?, ?, 'A')").run(ann.id, annTracker).lastInsertRowid);
+    const e2 = Number(s.sql.prepare("INSERT INTO employees (user_id, tracker_id, first_name) VALUES (?, ?, 'B')").run(ann.id, t2).lastInsertRowid);
+    const e3 = Number(s.sql.prepare("INSERT INTO employees (user_id, first_name) VALUES (?, 'No tracker')").run(ann.id).lastInsertRowid);
     const rows = ['a', 'b', '', 'c'].map((l) => `${l}\t2030-05-01 10:00:00\t\t\t1\t2\t`).join('\n');
     const r = await call({ batch: rows, employee_ids: [e1, e3, e2], vehicle_ids: [1, 2] });
     expect(r.body.list.map((t: any) => t.tracker_id)).toEqual([annTracker, t2, null, annTracker]);
-    const bobEmp = Number(s.store.db.prepare("INSERT INTO employees (user_id, first_name) VALUES (?, 'Bob')").run(bob.id).lastInsertRowid);
+    const bobEmp = Number(s.sql.prepare("INSERT INTO employees (user_id, first_name) VALUES (?, 'Bob')").run(bob.id).lastInsertRowid);
     const bad = await call({ batch: rows, employee_ids: [e1, bobEmp] });
     expect(bad.body.errors).toEqual([{ parameter: 'employee_ids', error: `no such employees: ${bobEmp}` }]);
   });

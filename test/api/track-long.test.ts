@@ -25,7 +25,7 @@ beforeAll(async () => {
   owner = await s.user('long@example.com', { timeZone: 'UTC' });
   trackerId = s.addTracker(owner.id, 'long-1');
   source = s.store.trackers.getAny(trackerId)!.source_id;
-  const fixes = new FixStore(s.store.db);
+  const fixes = new FixStore(s.sql);
   // A winding drive, one fix a second.
   let lat = 54.6;
   let lng = 25.2;

@@ -82,7 +82,7 @@ interface Fix {
   flags?: number;
 }
 function fix(source: number, time: number, f: Fix): void {
-  s.store.db
+  s.sql
     .prepare('INSERT INTO fixes (source_id, time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(source, time, f.lat, f.lng, f.alt ?? 0, f.speed ?? 0, f.course ?? 0, f.satellites ?? 8, 1, f.precision === undefined ? 5 : f.precision, f.flags ?? 1, time);
 }
@@ -105,7 +105,7 @@ interface Track {
 }
 function track(source: number, t: Track): number {
   return Number(
-    s.store.db
+    s.sql
       .prepare(
         `INSERT INTO tracks (source_id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, points, length_km, max_speed, avg_speed, gsm_lbs, precision, events, start_address, end_address)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -209,7 +209,7 @@ describe('track/list', () => {
     // No fixes at all: read from points, the extent would be 0 m (hidden); the stored 900 m shows it.
     const wide = track(src, { start: at(10), end: at(10, 30), from: [52, 4], to: [52.01, 4], points: 30, length: 2, startAddress: 'a', endAddress: 'b' });
     const narrow = track(src, { start: at(11), end: at(11, 30), from: [52, 4], to: [52.01, 4], points: 30, length: 2, startAddress: 'a', endAddress: 'b' });
-    s.store.db.prepare('UPDATE tracks SET extent_m = ? WHERE id = ?').run(900, wide);
+    s.sql.prepare('UPDATE tracks SET extent_m = ? WHERE id = ?').run(900, wide);
     const r = await call('track/list', { ...ask(), tracker_id: t });
     expect(r.body.list.map((d: any) => d.id)).toEqual([wide]);
     expect(narrow).toBeGreaterThan(wide);
@@ -242,10 +242,10 @@ describe('track/list', () => {
     for (let i = 0; i < 4; i++) fix(src, at(10, i * 10), { lat: 52 + i * 0.03, lng: 4.3 });
     const noEmployee = await call('track/list', { ...ask(), tracker_id: t });
     expect(noEmployee.body.list[0]).not.toHaveProperty('norm_fuel_consumed');
-    s.store.db.prepare('INSERT INTO employees (user_id, tracker_id, first_name, fuel_consumption) VALUES (?, ?, ?, ?)').run(ann.id, t, 'Eve', 8.5);
+    s.sql.prepare('INSERT INTO employees (user_id, tracker_id, first_name, fuel_consumption) VALUES (?, ?, ?, ?)').run(ann.id, t, 'Eve', 8.5);
     const withFuel = await call('track/list', { ...ask(), tracker_id: t, split: false });
     expect(withFuel.body.list[0].norm_fuel_consumed).toBe(1.06); // 12.5 km x 8.5 l/100 km
-    s.store.db.prepare('UPDATE employees SET fuel_consumption = 0 WHERE tracker_id = ?').run(t);
+    s.sql.prepare('UPDATE employees SET fuel_consumption = 0 WHERE tracker_id = ?').run(t);
     expect((await call('track/list', { ...ask(), tracker_id: t })).body.list[0]).not.toHaveProperty('norm_fuel_consumed');
   });
 
@@ -400,7 +400,7 @@ describe('limit_exceeded: the period starts before the tracker tariff\'s storage
     t = newTracker(ann.id);
     const tariff = s.store.tariffs.copy(1, 'short storage');
     s.store.tariffs.update(tariff, { track_storage_days: 5 });
-    s.store.db.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(t));
+    s.sql.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tariff, sourceOf(t));
     const src = sourceOf(t);
     for (const [start, lat] of [
       [NOW - 5.5 * DAY, 50],

@@ -27,7 +27,7 @@ describe('tracker settings', () => {
     expect((await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: tracker, settings: { parking_min_seconds: 600, ignition_ends_trip: false } })).body).toEqual({ success: true });
     const v = (await s.call('tracker/settings/read', { hash: ann.hash, tracker_id: tracker })).body.value;
     expect(v).toMatchObject({ parking_min_seconds: 600, ignition_ends_trip: false, parking_speed_kmh: 3 });
-    expect(s.store.db.prepare('SELECT from_time FROM telemetry_pending WHERE source_id = ?').pluck().get(source)).toBe(0);
+    expect(s.sql.prepare('SELECT from_time FROM telemetry_pending WHERE source_id = ?').pluck().get(source)).toBe(0);
   });
   it('7 naming the setting out of range; nothing changed', async () => {
     const r = await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: tracker, settings: { parking_min_seconds: 5 } });

@@ -35,7 +35,7 @@ function trackerWithState(o: { fix?: Fix; attrs?: Record<string, [AttrValue, num
   const source = s.store.trackers.getAny(id)!.source_id;
   const f = o.fix;
   const times = [f?.time ?? 0, ...Object.values(o.attrs ?? {}).map((a) => a[1])];
-  s.store.db
+  s.sql
     .prepare('INSERT INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(source, f?.time ?? null, f?.lat ?? null, f?.lng ?? null, f?.alt ?? null, f?.speed ?? null, f?.course ?? null, f?.satellites ?? null, f?.precision ?? null, Math.max(...times), JSON.stringify(o.attrs ?? {}), Date.now());
   return id;

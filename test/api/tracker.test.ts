@@ -17,8 +17,8 @@ const row = (id: number) => s.store.trackers.getAny(id)!;
 describe('tracker/list and tracker/read', () => {
   it('lists own trackers with the spec shape and tag_bindings', async () => {
     const id = s.addTracker(ann.id, '860000000000001', { label: 'Van', phone: '491701234567' });
-    const tag = Number(s.store.db.prepare("INSERT INTO tags (user_id, name) VALUES (?, 'north')").run(ann.id).lastInsertRowid);
-    s.store.db.prepare('INSERT INTO tracker_tags (tracker_id, tag_id, ordinal) VALUES (?, ?, 1)').run(id, tag);
+    const tag = Number(s.sql.prepare("INSERT INTO tags (user_id, name) VALUES (?, 'north')").run(ann.id).lastInsertRowid);
+    s.sql.prepare('INSERT INTO tracker_tags (tracker_id, tag_id, ordinal) VALUES (?, ?, 1)').run(id, tag);
     const r = await s.call('tracker/list', { hash: ann.hash });
     const t = r.body.list.find((x: any) => x.id === id);
     expect(t).toEqual({
@@ -111,7 +111,7 @@ describe('tracker/corrupt', () => {
   });
   it('243 for a device that has connected, 219 for a clone, 208 blocked, 201 unknown', async () => {
     const seen = s.addTracker(ann.id, '860000000000021');
-    s.store.db.prepare('UPDATE sources SET first_seen = ?, last_seen = ? WHERE id = ?').run(Date.now(), Date.now(), row(seen).source_id);
+    s.sql.prepare('UPDATE sources SET first_seen = ?, last_seen = ? WHERE id = ?').run(Date.now(), Date.now(), row(seen).source_id);
     expect((await s.call('tracker/corrupt', { hash: ann.hash, tracker_id: seen })).body.status.code).toBe(243);
     const orig = s.addTracker(ann.id, '860000000000022');
     const clone = s.store.trackers.clone(row(orig), bob.id, 'c');
@@ -136,13 +136,13 @@ describe('tracker/delete', () => {
   it('203 naming the rules or vehicles that use the clone', async () => {
     const orig = s.addTracker(ann.id, '860000000000031');
     const clone = s.store.trackers.clone(row(orig), bob.id, 'c');
-    const rule = Number(s.store.db.prepare("INSERT INTO rules (user_id, label) VALUES (?, 'speeding')").run(bob.id).lastInsertRowid);
-    s.store.db.prepare('INSERT INTO rule_trackers (rule_id, tracker_id) VALUES (?, ?)').run(rule, clone);
+    const rule = Number(s.sql.prepare("INSERT INTO rules (user_id, label) VALUES (?, 'speeding')").run(bob.id).lastInsertRowid);
+    s.sql.prepare('INSERT INTO rule_trackers (rule_id, tracker_id) VALUES (?, ?)').run(rule, clone);
     const r = await s.call('tracker/delete', { hash: bob.hash, tracker_id: clone });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ success: false, status: { code: 203, description: 'Delete entity associated with: rules use this tracker' }, rules: [rule] });
-    s.store.db.prepare('DELETE FROM rule_trackers').run();
-    const v = Number(s.store.db.prepare("INSERT INTO vehicles (user_id, label, tracker_id) VALUES (?, 'bus', ?)").run(bob.id, clone).lastInsertRowid);
+    s.sql.prepare('DELETE FROM rule_trackers').run();
+    const v = Number(s.sql.prepare("INSERT INTO vehicles (user_id, label, tracker_id) VALUES (?, 'bus', ?)").run(bob.id, clone).lastInsertRowid);
     expect((await s.call('tracker/delete', { hash: bob.hash, tracker_id: clone })).body.vehicles).toEqual([v]);
     expect(row(clone).deleted).toBe(0);
   });

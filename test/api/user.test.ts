@@ -118,7 +118,7 @@ describe('user/get_info', () => {
   });
   it('a sub-user sees its master and privileges; balance only with payment_create', async () => {
     const m = await s.user('boss@example.com');
-    s.store.db.prepare('UPDATE users SET balance = 12.345, bonus = 3 WHERE id = ?').run(m.id);
+    s.sql.prepare('UPDATE users SET balance = 12.345, bonus = 3 WHERE id = ?').run(m.id);
     const plain = await s.user('clerk@example.com', { parent: 'boss@example.com', rights: ['task_update'] });
     const payer = await s.user('payer@example.com', { parent: 'boss@example.com', rights: ['payment_create'] });
     const a = (await s.call('user/get_info', { hash: plain.hash })).body;
@@ -203,7 +203,7 @@ describe('limits on failures per address, and session lifetime', () => {
   });
   it('a session unused for 30 days has ended: 4', async () => {
     const { hash } = await s.user('idle@example.com');
-    s.store.db.prepare('UPDATE sessions SET last_used = ? WHERE hash = ?').run(Date.now() - 31 * 86_400_000, hash);
+    s.sql.prepare('UPDATE sessions SET last_used = ? WHERE hash = ?').run(Date.now() - 31 * 86_400_000, hash);
     expect((await s.call('user/get_info', { hash })).body.status.code).toBe(4);
   });
 });

@@ -6,7 +6,7 @@ import { startGeoTestServer, type GeoTestServer } from '../imports/harness.ts';
 let g: GeoTestServer;
 let ann: { id: number; hash: string };
 let bob: { id: number; hash: string };
-const geo = () => g.s.store.db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
+const geo = () => g.s.sql.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck().get() as number;
 const count = (userId: number) => g.s.store.zones.count(userId);
 const square = [
   { lat: 0.1, lng: 0.1 },
@@ -20,7 +20,7 @@ async function userWithQuota(login: string, max: number) {
   const u = await g.s.user(login);
   const t = g.s.store.tariffs.copy(1, `zone quota ${login}`);
   g.s.store.tariffs.update(t, { max_zones: max });
-  g.s.store.db.prepare('UPDATE users SET tariff_id = ? WHERE id = ?').run(t, u.id);
+  g.s.sql.prepare('UPDATE users SET tariff_id = ? WHERE id = ?').run(t, u.id);
   return u;
 }
 
@@ -102,8 +102,8 @@ describe('zone/create, list, update, delete', () => {
     expect((await g.call('zone/delete', { hash: ann.hash, zone_ids: [ids[0], bobs] })).body.status.code).toBe(201);
     expect((await g.call('zone/delete', { hash: bob.hash, zone_id: ids[0] })).body.status.code).toBe(201);
     expect(g.s.store.zones.get(ann.id, ids[0])).toBeDefined();
-    const rule = Number(g.s.store.db.prepare('INSERT INTO rules (user_id, label) VALUES (?, ?)').run(ann.id, 'speeding').lastInsertRowid);
-    g.s.store.db.prepare('INSERT INTO rule_zones (rule_id, zone_id) VALUES (?, ?)').run(rule, ids[2]);
+    const rule = Number(g.s.sql.prepare('INSERT INTO rules (user_id, label) VALUES (?, ?)').run(ann.id, 'speeding').lastInsertRowid);
+    g.s.sql.prepare('INSERT INTO rule_zones (rule_id, zone_id) VALUES (?, ?)').run(rule, ids[2]);
     const used = await g.call('zone/delete', { hash: ann.hash, zone_ids: [ids[1], ids[2]] });
     expect(used.body).toMatchObject({ success: false, status: { code: 203 }, entities: [{ type: 'rules', ids: [rule] }] });
     expect(g.s.store.zones.get(ann.id, ids[1])).toBeDefined();
@@ -111,7 +111,7 @@ describe('zone/create, list, update, delete', () => {
     expect((await g.call('zone/delete', { hash: ann.hash })).body.errors[0].parameter).toBe('zone_id');
     expect((await g.call('zone/delete', { hash: ann.hash, zone_ids: [ids[0], ids[1]] })).body).toEqual({ success: true });
     expect((await g.call('zone/delete', { hash: ann.hash, zone_id: ids[0] })).body.status.code).toBe(201);
-    expect(g.s.store.db.prepare('SELECT COUNT(*) FROM zone_points WHERE zone_id IN (?, ?)').pluck().get(ids[0], ids[1])).toBe(0);
+    expect(g.s.sql.prepare('SELECT COUNT(*) FROM zone_points WHERE zone_id IN (?, ?)').pluck().get(ids[0], ids[1])).toBe(0);
   });
 });
 

@@ -14,6 +14,7 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { runSimulation } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/index.ts';
+import { openSql } from '../helpers/sql.ts';
 import { SERVER_NODE_ARGS } from '../../src/server-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -88,19 +89,19 @@ describe('kill -9 while trackers send', () => {
 
     // Restart: the server opens the same file (WAL recovery), then we count.
     const again = await startServer(dataDir);
-    const store = openStore(config.dbFile);
+    const sql = openSql(config.dbFile);
     let ackedCount = 0;
     let missing = 0;
-    const has = store.db.prepare('SELECT 1 FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? AND f.time = ?').pluck();
+    const has = sql.prepare('SELECT 1 FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? AND f.time = ?').pluck();
     for (const [deviceId, times] of ackedSnapshot) {
       for (const t of times) {
         ackedCount++;
         if (!has.get(deviceId, t)) missing++;
       }
     }
-    const stored = store.db.prepare('SELECT COUNT(*) FROM fixes').pluck().get() as number;
+    const stored = sql.prepare('SELECT COUNT(*) FROM fixes').pluck().get() as number;
     console.log(`kill -9: ${ackedCount} fixes acknowledged before the kill, ${stored} stored after restart, ${missing} acknowledged but missing`);
-    store.close();
+    sql.close();
     again.proc.kill('SIGKILL');
     expect(ackedCount).toBeGreaterThan(1000);
     expect(missing).toBe(0);

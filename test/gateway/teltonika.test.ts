@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const fixCount = (deviceId: string) =>
-  (s.store.db.prepare('SELECT COUNT(*) FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ?').pluck().get(deviceId) as number);
+  (s.sql.prepare('SELECT COUNT(*) FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ?').pluck().get(deviceId) as number);
 
 describe('teltonika over TCP', () => {
   it('accepts a registered device: 0x01 to the IMEI, the record count after the records are stored', async () => {
@@ -64,7 +64,7 @@ describe('teltonika over TCP', () => {
     // acknowledged means stored
     expect(fixCount('356307042441013')).toBe(2);
     const src = s.store.trackers.getAny(tid)!.source_id;
-    const state = s.store.db.prepare('SELECT * FROM device_state WHERE source_id = ?').get(src) as any;
+    const state = s.sql.prepare('SELECT * FROM device_state WHERE source_id = ?').get(src) as any;
     expect(state.fix_time).toBe(Date.parse('2025-06-13T15:18:07.000Z')); // the newer of the two records
     expect(typeof state.lat).toBe('number');
     expect(s.store.trackers.getAny(tid)!.first_seen).not.toBeNull();

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const stored = (deviceId: string) => s.store.db.prepare('SELECT COUNT(*) FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ?').pluck().get(deviceId) as number;
+const stored = (deviceId: string) => s.sql.prepare('SELECT COUNT(*) FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ?').pluck().get(deviceId) as number;
 
 describe('teltonika over UDP', () => {
   it('acknowledges a datagram with its packet and AVL ids after storing it', async () => {

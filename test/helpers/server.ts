@@ -10,12 +10,15 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { start, type Running } from '../../src/main.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
+import { openSql, type DB } from './sql.ts';
 
 export interface TestServer {
   running: Running;
   url: string;
   dataDir: string;
   store: Store;
+  /** The test's own connection to the server's SQLite file (fixtures and inspection no store method offers). */
+  sql: DB;
   printed: string[];
   /** POST JSON to /v2/fsm/<path>; answers status and parsed body. */
   call(path: string, params?: Record<string, unknown>, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }>;
@@ -32,6 +35,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
   const printed: string[] = [];
   const running = await start(config, { logger: false, print: (s) => printed.push(s) });
   const store = openStore(config.dbFile);
+  const sql = openSql(config.dbFile);
   const url = running.apiUrl;
   const call: TestServer['call'] = async (path, params = {}, init = {}) => {
     const res = await fetch(`${url}/v2/fsm/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params), redirect: 'manual', ...init });
@@ -50,6 +54,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
     url,
     dataDir,
     store,
+    sql,
     printed,
     call,
     async user(login, opts = {}) {
@@ -66,6 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
       return id;
     },
     async close() {
+      sql.close();
       store.close();
       await running.close();
     },

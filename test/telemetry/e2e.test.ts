@@ -111,8 +111,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const tracksOf = (source: number) =>
-  s.store.db.prepare('SELECT type, start_time, end_time, length_km, points, open FROM tracks WHERE source_id = ? AND gsm_lbs = 0 ORDER BY start_time').all(source) as Array<{ type: string; start_time: number; end_time: number; length_km: number; points: number; open: number }>;
-const visitsOf = (source: number) => s.store.db.prepare("SELECT enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = 'zone' AND geo_id = ? ORDER BY enter_time").all(source, zoneId);
+  s.sql.prepare('SELECT type, start_time, end_time, length_km, points, open FROM tracks WHERE source_id = ? AND gsm_lbs = 0 ORDER BY start_time').all(source) as Array<{ type: string; start_time: number; end_time: number; length_km: number; points: number; open: number }>;
+const visitsOf = (source: number) => s.sql.prepare("SELECT enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = 'zone' AND geo_id = ? ORDER BY enter_time").all(source, zoneId);
 
 describe('a day sent in order through the gateway', () => {
   it('gives the trips, parkings and lengths of the ground truth', async () => {

@@ -10,12 +10,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pack } from '../../src/gateway/packing.ts';
 import { FixStore } from '../../src/store/fixes.ts';
 import { openStore } from '../../src/store/index.ts';
+import { openSql } from '../helpers/sql.ts';
 import type { WindowResult } from '../../src/store/telemetry.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 
-const store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-pending-')), 'fsm.sqlite'));
-afterAll(() => store.close());
-const fixes = new FixStore(store.db);
+const file = join(mkdtempSync(join(tmpdir(), 'fsm-pending-')), 'fsm.sqlite');
+const store = openStore(file);
+// The fix writer's store on its own connection, as the gateway's writer has one.
+const sql = openSql(file);
+afterAll(() => {
+  sql.close();
+  store.close();
+});
+const fixes = new FixStore(sql);
 const T0 = Date.UTC(2026, 10, 20, 8);
 const rec = (s: number): DeviceRecord => ({ time: T0 + s * 1000, lat: 54.7 + s * 1e-5, lng: 25.3, speed: 40, course: 0, satellites: 9, valid: true, attributes: {} });
 const write = (source: number, seconds: number[]) => fixes.write([pack(source, seconds.map(rec), Date.now())], Date.now());

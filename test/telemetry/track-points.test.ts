@@ -9,12 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
+import { openSql } from '../helpers/sql.ts';
 import { CHUNK_POINTS, emptyPacked, type PackedPoints } from '../../src/store/track-points.ts';
 import { rng } from './geofence/helpers.ts';
 import { flagsOf } from '../../src/core/point.ts';
 
-const store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-track-points-')), 'fsm.sqlite'));
-afterAll(() => store.close());
+const file = join(mkdtempSync(join(tmpdir(), 'fsm-track-points-')), 'fsm.sqlite');
+const store = openStore(file);
+const sql = openSql(file);
+afterAll(() => {
+  sql.close();
+  store.close();
+});
 const points = store.telemetry.trackPoints;
 
 interface P {
@@ -78,7 +84,7 @@ describe('packed track points', () => {
       expect(Array.from(got.lng.subarray(0, got.n))).toEqual(want.map((p) => p.lng));
       expect(Array.from(got.flags.subarray(0, got.n))).toEqual(want.map((p) => flagsOf({ valid: true, lbs: p.lbs })));
     }
-    const chunks = store.db.prepare('SELECT first_time, last_time, length(data) AS bytes FROM track_points WHERE source_id = ? ORDER BY first_time').all(source) as Array<{ first_time: number; last_time: number; bytes: number }>;
+    const chunks = sql.prepare('SELECT first_time, last_time, length(data) AS bytes FROM track_points WHERE source_id = ? ORDER BY first_time').all(source) as Array<{ first_time: number; last_time: number; bytes: number }>;
     chunks.forEach((c, i) => {
       expect(c.bytes / 25).toBeLessThanOrEqual(CHUNK_POINTS);
       expect(c.first_time).toBeLessThanOrEqual(c.last_time);
@@ -90,11 +96,11 @@ describe('packed track points', () => {
   it('covers up to the last processed point, or just before data still waiting from an earlier time', () => {
     const source = 9;
     expect(points.coveredUntil(source)).toBe(-Infinity);
-    store.db.prepare('INSERT INTO telemetry_tail (source_id, time, state) VALUES (?, ?, ?)').run(source, 5000, '{}');
+    sql.prepare('INSERT INTO telemetry_tail (source_id, time, state) VALUES (?, ?, ?)').run(source, 5000, '{}');
     expect(points.coveredUntil(source)).toBe(5000);
-    store.db.prepare('INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, ?, 1)').run(source, 9000);
+    sql.prepare('INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (?, ?, 1)').run(source, 9000);
     expect(points.coveredUntil(source)).toBe(5000); // newer data waiting: covered up to the tail
-    store.db.prepare('UPDATE telemetry_pending SET from_time = 3000 WHERE source_id = ?').run(source);
+    sql.prepare('UPDATE telemetry_pending SET from_time = 3000 WHERE source_id = ?').run(source);
     expect(points.coveredUntil(source)).toBe(2999); // late data from 3000 on is not in the chunks yet
   });
 });

@@ -2,7 +2,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.ts';
-import { compileConditions, compileSort, type Condition, type FieldMap } from '../../src/lists/conditions.ts';
+import { parseConditions, parseSort, type Condition } from '../../src/core/conditions.ts';
+import { compileConditions, compileSort, type FieldMap } from '../../src/store/conditions.ts';
 
 const db = new Database(':memory:');
 db.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT, n INTEGER, at INTEGER, maybe INTEGER);
@@ -20,7 +21,7 @@ const custom = (id: number) => (id === 17 ? { sql: '(SELECT text FROM extra WHER
 
 function ids(conditions: Condition[], sort?: string[]): number[] {
   const c = compileConditions(conditions, { fields, timeZone: 'Europe/Berlin', customField: custom });
-  return db.prepare(`SELECT id FROM t WHERE ${c.sql} ORDER BY ${compileSort(sort, fields, 't.id')}`).pluck().all(...c.params) as number[];
+  return db.prepare(`SELECT id FROM t WHERE ${c.sql} ORDER BY ${compileSort(parseSort(sort), fields, 't.id')}`).pluck().all(...c.params) as number[];
 }
 const error = (f: () => unknown) => {
   try {

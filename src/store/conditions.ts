@@ -1,16 +1,11 @@
 /**
- * The search-condition language of the list calls (task/list, place/list, checkin/list), compiled
- * to a SQL WHERE fragment with bound parameters. Field names are looked up in the call's whitelist
- * (or resolved as custom field ids); nothing from a request is ever spliced into SQL.
- *
- *   {type: "and"|"or", conditions: [2..60 conditions]}   {type: "not", condition}
- *   {type: "eq", field, value}          (value null: IS NULL)
- *   {type: "contains", field, value}    (string, at most 760 characters; case-insensitive)
- *   {type: "in", field, value: [...]}
- *   {type: "period", field, value: {from, to}}   (inclusive; date/times in the user's zone)
- * At most 72 conditions in total; the top-level array is joined with AND.
+ * Compiles the typed conditions and sort keys of the list calls (src/core/conditions.ts) to SQL
+ * WHERE / ORDER BY fragments with bound parameters. Field names are looked up in the list's
+ * whitelist (or resolved as custom field ids); nothing from a request is ever spliced into SQL.
+ * A list of values (`in`) is bound as one JSON array read with json_each, never one placeholder a
+ * value: SQLite's bound-variable limit cannot be reached by a legal request (issue 10).
  */
-import { z } from 'zod';
+import { countConditions, MAX_CONDITIONS, type Condition, type SortKey } from '../core/conditions.ts';
 import { invalidParams } from '../core/errors.ts';
 import { parseDateTime } from '../core/time.ts';
 
@@ -27,30 +22,8 @@ export interface FieldSpec {
 
 export type FieldMap = Readonly<Record<string, FieldSpec>>;
 
-export type Condition =
-  | { type: 'and' | 'or'; conditions: Condition[] }
-  | { type: 'not'; condition: Condition }
-  | { type: 'eq'; field: string; value: unknown }
-  | { type: 'contains'; field: string; value: string }
-  | { type: 'in'; field: string; value: unknown[] }
-  | { type: 'period'; field: string; value: { from: string; to: string } };
-
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.enum(['and', 'or']), conditions: z.array(conditionSchema).min(2).max(60) }),
-    z.object({ type: z.literal('not'), condition: conditionSchema }),
-    z.object({ type: z.literal('eq'), field: z.string().min(1).max(64), value: scalar }),
-    z.object({ type: z.literal('contains'), field: z.string().min(1).max(64), value: z.string().max(760) }),
-    z.object({ type: z.literal('in'), field: z.string().min(1).max(64), value: z.array(scalar).min(1).max(1000) }),
-    z.object({ type: z.literal('period'), field: z.string().min(1).max(64), value: z.object({ from: z.string(), to: z.string() }) }),
-  ]),
-) as z.ZodType<Condition>;
-
-/** The `conditions` parameter: an array (top level joined with AND). */
-export const conditionsParam = z.array(conditionSchema).max(72);
-
-export const MAX_CONDITIONS = 72;
+/** `x IN` this, with the list bound as one JSON array parameter. */
+export const JSON_LIST = '(SELECT value FROM json_each(?))';
 
 export interface Compiled {
   sql: string;
@@ -67,17 +40,11 @@ export interface CompileOptions {
   parameter?: string;
 }
 
-function count(c: Condition): number {
-  if (c.type === 'and' || c.type === 'or') return 1 + c.conditions.reduce((n, x) => n + count(x), 0);
-  if (c.type === 'not') return 1 + count(c.condition);
-  return 1;
-}
-
 /** Compile the top-level array; `{sql: '1=1'}` when empty. Throws code 7 naming the condition at fault. */
 export function compileConditions(conditions: Condition[] | undefined, opts: CompileOptions): Compiled {
   const parameter = opts.parameter ?? 'conditions';
   if (!conditions?.length) return { sql: '1=1', params: [] };
-  const total = conditions.reduce((n, c) => n + count(c), 0);
+  const total = countConditions(conditions);
   if (total > MAX_CONDITIONS) throw invalidParams([{ parameter, error: `at most ${MAX_CONDITIONS} conditions in total, got ${total}` }]);
   const params: unknown[] = [];
   const parts = conditions.map((c, i) => compile(c, `${parameter}.${i}`, opts, params));
@@ -149,8 +116,8 @@ function compile(c: Condition, path: string, opts: CompileOptions, params: unkno
       if (hasNull && !spec.nullable) throw invalidParams([{ parameter: `${path}.value`, error: `${c.field} is never null` }]);
       let list = '0';
       if (values.length) {
-        list = `${use(spec, params)} IN (${values.map(() => '?').join(', ')})`;
-        params.push(...values);
+        list = `${use(spec, params)} IN ${JSON_LIST}`;
+        params.push(JSON.stringify(values));
       }
       return hasNull ? `(${list} OR ${use(spec, params)} IS NULL)` : list;
     }
@@ -167,14 +134,13 @@ function compile(c: Condition, path: string, opts: CompileOptions, params: unkno
   }
 }
 
-/** `sort` items `field=asc|desc` -> ORDER BY terms from the whitelist (id last, for a stable order). */
-export function compileSort(sort: string[] | undefined, fields: FieldMap, idSql: string, parameter = 'sort'): string {
+/** Sort keys -> ORDER BY terms from the whitelist (id last, for a stable order); 7 naming `sort.<i>` for other fields. */
+export function compileSort(sort: readonly SortKey[] | undefined, fields: FieldMap, idSql: string, parameter = 'sort'): string {
   const terms: string[] = [];
-  (sort ?? []).forEach((item, i) => {
-    const m = /^([A-Za-z_][A-Za-z0-9_]{0,63})=(asc|desc)$/i.exec(item);
-    if (!m || !Object.hasOwn(fields, m[1])) throw invalidParams([{ parameter: `${parameter}.${i}`, error: `expected field=asc or field=desc with a field of: ${Object.keys(fields).join(', ')}` }]);
-    const spec = fields[m[1]];
-    terms.push(`${spec.sortSql ?? spec.sql} ${m[2].toLowerCase() === 'desc' ? 'DESC' : 'ASC'}`);
+  (sort ?? []).forEach((key, i) => {
+    if (!Object.hasOwn(fields, key.field)) throw invalidParams([{ parameter: `${parameter}.${i}`, error: `expected field=asc or field=desc with a field of: ${Object.keys(fields).join(', ')}` }]);
+    const spec = fields[key.field];
+    terms.push(`${spec.sortSql ?? spec.sql} ${key.descending ? 'DESC' : 'ASC'}`);
   });
   terms.push(`${idSql} ASC`);
   return terms.join(', ');
