@@ -43,9 +43,9 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
   const sockets: UdpSocket[] = [];
   const ports: Gateway['ports'] = {};
   try {
-    for (const [name, port] of Object.entries(config.protocolPorts)) {
-      const protocol = PROTOCOLS.get(name);
-      if (port === null || !protocol) continue;
+    for (const [name, protocol] of PROTOCOLS) {
+      const port = config.protocolPorts[name];
+      if (port === null || port === undefined) continue;
       const bound: Gateway['ports'][string] = {};
       if (protocol.transports.includes('http')) {
         const s = await listenHttp(core, protocol, host, port);
