@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { protocol as gt06 } from '../../protocols/gt06.ts';
 import { protocol as osmand } from '../../protocols/osmand.ts';
-import { protocol as teltonika } from '../../protocols/teltonika.ts';
+import { protocol as teltonika } from '../../protocols/teltonika/index.ts';
 import { protocol as wialon } from '../../protocols/wialon.ts';
 import { runSimulation, SimulationOptionError, type SimulationOptions } from '../../src/simulator/index.ts';
 import { startFakeHttpServer, startFakeServer, type FakeServer } from './fake-server.ts';
