@@ -3,7 +3,7 @@
  * decoded by our protocol modules and must give back the fixes they were built from.
  */
 import { describe, expect, it } from 'vitest';
-import { protocol as gt06Protocol } from '../../protocols/gt06.ts';
+import { protocol as gt06Protocol } from '../../protocols/gt06/index.ts';
 import { protocol as osmandProtocol } from '../../protocols/osmand.ts';
 import { protocol as teltonikaProtocol } from '../../protocols/teltonika/index.ts';
 import { protocol as wialonProtocol } from '../../protocols/wialon.ts';
