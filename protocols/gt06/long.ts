@@ -8,11 +8,11 @@ import { T, type Msg, type Out, addAlarm, setIf, readDate, applyCourseFlags, rea
 // Long (0x7979) messages
 // ---------------------------------------------------------------------------------------------
 
-export const CURRENT_POSITION =
+const CURRENT_POSITION =
   /^Current position!Lat:([NS])(\d+\.\d+),Lon:([EW])(\d+\.\d+),Course:(\d+\.\d+),Speed:(\d+\.\d+),DateTime:(\d{4})-(\d\d)-(\d\d) +(\d\d):(\d\d):(\d\d)/;
 
 /** Text reply (ASCII or UTF-16); "Current position!" replies carry a fix. */
-export function decodeStringInfo(m: Msg): Out {
+function decodeStringInfo(m: Msg): Out {
   const { r, rec } = m;
   r.skip(4); // server flag
   const encoding = r.u8();
@@ -32,15 +32,15 @@ export function decodeStringInfo(m: Msg): Out {
   return { rec, reply: null };
 }
 
-export function utf16be(b: Buffer): string {
+function utf16be(b: Buffer): string {
   const even = Buffer.from(b.subarray(0, b.length & ~1));
   return even.swap16().toString('utf16le');
 }
 
-export const FUEL = /^!AIOIL,\d+,\d+\.\d+,(\d+\.\d+),[^,]+,\d{3}\d,(\d+\.\d+),[01],\d+,[0-9A-Fa-f]{2}$/;
+const FUEL = /^!AIOIL,\d+,\d+\.\d+,(\d+\.\d+),[^,]+,\d{3}\d,(\d+\.\d+),[01],\d+,[0-9A-Fa-f]{2}$/;
 
 /** Information frame (0x94) sub-types. */
-export const INFO_SUBTYPES: Record<number, (m: Msg) => boolean> = {
+const INFO_SUBTYPES: Record<number, (m: Msg) => boolean> = {
   0x00: (m) => ((m.rec.attributes[indexed.adc(1)] = m.r.u16() * 0.01), true),
   0x04: (m) => {
     // "ALM1=C5;ALM2=CC;STA1=C0;DYD=01;..." alarm and status registers in hex
@@ -99,13 +99,13 @@ export const INFO_SUBTYPES: Record<number, (m: Msg) => boolean> = {
   },
 };
 
-export function decodeInfoLong(m: Msg): Out {
+function decodeInfoLong(m: Msg): Out {
   const handler = INFO_SUBTYPES[m.r.u8()];
   return handler && handler(m) ? { rec: m.rec, reply: null } : { reply: null };
 }
 
 /** AZ735 GPS/alarm frame with counted blocks. */
-export const AZ735_STATUS: Record<number, (rec: DeviceRecord) => void> = {
+const AZ735_STATUS: Record<number, (rec: DeviceRecord) => void> = {
   0xa0: (rec) => (rec.attributes[Attr.armed] = true),
   0xa1: (rec) => (rec.attributes[Attr.armed] = false),
   0xa2: (rec) => addAlarm(rec, Alarm.lowBattery),
@@ -114,7 +114,7 @@ export const AZ735_STATUS: Record<number, (rec: DeviceRecord) => void> = {
   0xa5: (rec) => addAlarm(rec, Alarm.door),
 };
 
-export function decodeAz735(m: Msg): Out {
+function decodeAz735(m: Msg): Out {
   const { r, rec } = m;
   readGps(m, { hasLength: true, satellites: true, speed: true }); // false: no fix, time only
   if (readLbs(m, m.type, true)) rec.attributes[Attr.rssi] = r.u8();
@@ -128,7 +128,7 @@ export function decodeAz735(m: Msg): Out {
 }
 
 /** OBD frame: "PID=hex" pairs keyed by the first two hex digits. */
-export const OBD_PIDS: Record<number, (rec: DeviceRecord, v: string) => void> = {
+const OBD_PIDS: Record<number, (rec: DeviceRecord, v: string) => void> = {
   0x28: (rec, v) => setIf(rec, Attr.odometer, parseInt(v, 16) * 0.01),
   0x2b: (rec, v) => setIf(rec, Attr.fuel, parseInt(v, 16) * 0.01),
   0x2d: (rec, v) => setIf(rec, Attr.coolantTemp, parseInt(v, 16) * 0.01),
@@ -139,7 +139,7 @@ export const OBD_PIDS: Record<number, (rec: DeviceRecord, v: string) => void> = 
   0x4a: (rec, v) => setIf(rec, Attr.vin, v),
 };
 
-export function decodeObd(m: Msg): Out {
+function decodeObd(m: Msg): Out {
   const { r, rec } = m;
   rec.time = readDate(r, m.tz);
   rec.attributes[Attr.ignition] = r.u8() > 0;
@@ -153,7 +153,7 @@ export function decodeObd(m: Msg): Out {
 }
 
 /** Modules of the modular frame (0x70): id -> reader over exactly that module's bytes. */
-export const MODULE_EVENTS: Record<number, string> = {
+const MODULE_EVENTS: Record<number, string> = {
   0x10: Alarm.door,
   0x12: Alarm.removing,
   0x14: Alarm.geofenceEnter,
@@ -168,7 +168,7 @@ export const MODULE_EVENTS: Record<number, string> = {
   0x23: Alarm.tampering,
 };
 
-export const MODULES: Record<number, (r: Reader, rec: DeviceRecord) => void> = {
+const MODULES: Record<number, (r: Reader, rec: DeviceRecord) => void> = {
   0x03: (r, rec) => (rec.attributes[Attr.iccid] = r.hex(10)),
   0x09: (r, rec) => (rec.satellites = r.u8()),
   0x0a: (r, rec) => (rec.attributes.satVisible = r.u8()),
@@ -213,7 +213,7 @@ export const MODULES: Record<number, (r: Reader, rec: DeviceRecord) => void> = {
   },
 };
 
-export function decodeModular(m: Msg): Out {
+function decodeModular(m: Msg): Out {
   const { r, rec } = m;
   while (r.remaining > 6) {
     const id = r.u16();
@@ -227,12 +227,12 @@ export function decodeModular(m: Msg): Out {
 }
 
 /** Camera frames: we do not collect media, only acknowledge. */
-export function decodeMultimedia(m: Msg): Out {
+function decodeMultimedia(m: Msg): Out {
   return { reply: ack(m, true) };
 }
 
 /** Data from an external serial device: printable text or hex. */
-export function decodeSerial(m: Msg): Out {
+function decodeSerial(m: Msg): Out {
   const { r, rec } = m;
   r.skip(1); // external device type
   const data = r.bytes(r.remaining - 6);
@@ -241,11 +241,11 @@ export function decodeSerial(m: Msg): Out {
 }
 
 /** Status words of 0xF1 frames: id -> (name, conversion). Unknown ids are kept as io<id>. */
-export const STATUS_TLV: Record<number, [string, (v: number) => AttrValue]> = {
+const STATUS_TLV: Record<number, [string, (v: number) => AttrValue]> = {
   0x05: [Attr.power, (v) => v / 100],
 };
 
-export function decodeStatusTlv(m: Msg): Out {
+function decodeStatusTlv(m: Msg): Out {
   const { r, rec } = m;
   rec.time = r.u32() * 1000;
   while (r.remaining > 6) {
@@ -260,7 +260,7 @@ export function decodeStatusTlv(m: Msg): Out {
 }
 
 /** Peripheral report (VL842): Bluetooth tags and external battery. */
-export function decodePeripheral(m: Msg): Out {
+function decodePeripheral(m: Msg): Out {
   const { r, rec } = m;
   const a = rec.attributes;
   rec.time = r.u32() * 1000;
@@ -290,7 +290,7 @@ export function decodePeripheral(m: Msg): Out {
   return { rec, reply: ack(m) };
 }
 
-export function decodeGpsLbs8(m: Msg): Out {
+function decodeGpsLbs8(m: Msg): Out {
   readGps(m);
   m.r.skip(2); // upload mode, re-upload
   readLbs(m, m.type, false);

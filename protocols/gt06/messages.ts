@@ -67,7 +67,7 @@ export const T = {
 } as const;
 
 /** Model families recognised from the frame shape (type + declared length). */
-export type Variant =
+type Variant =
   | 'standard'
   | 'vxt01'
   | 'wanwayS20'
@@ -86,7 +86,7 @@ export type Variant =
   | 'steps';
 
 /** [type, declared length, variant] for short frames. */
-export const VARIANTS: Array<[number, number, Variant]> = [
+const VARIANTS: Array<[number, number, Variant]> = [
   [T.gpsLbs1, 0x24, 'vxt01'],
   [T.gpsLbsStatus1, 0x24, 'vxt01'],
   [T.lbsMultiple3, 0x31, 'wanwayS20'],
@@ -120,15 +120,15 @@ export function detectVariant(frame: Buffer, type: number): Variant {
 export const NT_MODELS = new Set(['NT11', 'NT20', 'NT26', 'NT40', 'NT46', 'VL100', 'XT40']);
 export const VL_MODELS = new Set(['VL103', 'LL303', 'VL512', 'G18']);
 
-export const GPS_TYPES = new Set<number>([
+const GPS_TYPES = new Set<number>([
   T.gps, T.gpsLbs1, T.gpsLbs2, T.gpsLbsDriver, T.gpsLbs3, T.gpsLbs4, T.gpsLbs5, T.gpsLbs6, T.gpsLbsStatus1,
   T.gpsLbsStatus2, T.gpsLbsStatus3, T.gpsLbsStatus4, T.wifi3, T.gpsPhone, T.gpsLbsExtend, T.gpsLbs7, T.wifi, T.fenceMulti,
 ]);
-export const LBS_TYPES = new Set<number>([
+const LBS_TYPES = new Set<number>([
   T.lbsStatus, T.gpsLbs1, T.gpsLbs2, T.gpsLbsDriver, T.gpsLbs3, T.gpsLbs4, T.gpsLbs5, T.gpsLbs6, T.gpsLbsStatus1,
   T.gpsLbsStatus2, T.gpsLbsStatus3, T.gpsLbsStatus4, T.wifi3, T.gpsLbs7, T.wifi, T.fenceMulti, T.lbsAlarm, T.lbsAddress,
 ]);
-export const STATUS_TYPES = new Set<number>([
+const STATUS_TYPES = new Set<number>([
   T.status, T.status2, T.lbsStatus, T.gpsLbsStatus1, T.gpsLbsStatus2, T.gpsLbsStatus3, T.gpsLbsStatus4, T.wifi3,
   T.fenceMulti, T.lbsAlarm,
 ]);
@@ -210,7 +210,7 @@ export function applyCourseFlags(rec: DeviceRecord, flags: number, lat: number, 
   if (flags & 0x4000) rec.attributes[Attr.ignition] = (flags & 0x8000) !== 0;
 }
 
-export interface GpsLayout {
+interface GpsLayout {
   /** A length byte follows the time; 0 means no fix. */
   hasLength?: boolean;
   satellites?: boolean;
@@ -267,7 +267,7 @@ export function readLbs(m: Msg, type: number, hasLength: boolean): boolean {
 }
 
 /** Terminal information byte: ACC, charging, relay and an alarm code in bits 3-5. */
-export const STATUS_ALARMS: Record<number, string> = { 1: Alarm.vibration, 2: Alarm.powerCut, 3: Alarm.lowBattery, 4: Alarm.sos, 6: Alarm.geofence };
+const STATUS_ALARMS: Record<number, string> = { 1: Alarm.vibration, 2: Alarm.powerCut, 3: Alarm.lowBattery, 4: Alarm.sos, 6: Alarm.geofence };
 
 export function readStatusByte(m: Msg): void {
   const { rec } = m;
@@ -293,7 +293,7 @@ export function statusAlarm(m: Msg, v: number): string | undefined {
     default: return STATUS_ALARM_CODES[v];
   }
 }
-export const STATUS_ALARM_CODES: Record<number, string> = {
+const STATUS_ALARM_CODES: Record<number, string> = {
   0x01: Alarm.sos,
   0x02: Alarm.powerCut,
   0x03: Alarm.vibration,
@@ -361,7 +361,7 @@ export function buildFrame(long: boolean, type: number, serial: number, content:
 }
 
 /** The serial number sits 6 bytes before the end (serial, CRC, CR LF). */
-export function frameSerial(frame: Buffer): number {
+function frameSerial(frame: Buffer): number {
   if (frame.length < 6) throw new DecodeError('gt06: frame too short for a serial number');
   return frame.readUInt16BE(frame.length - 6);
 }

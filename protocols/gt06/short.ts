@@ -22,7 +22,7 @@ export function decodeLogin(m: Msg, session: Record<string, unknown>): DecodeRes
   return { deviceId, reply: ack(m) };
 }
 
-export function decodeHeartbeat(m: Msg): Out {
+function decodeHeartbeat(m: Msg): Out {
   const { r, rec } = m;
   const status = r.u8();
   rec.attributes[Attr.armed] = (status & 0x01) !== 0;
@@ -34,13 +34,13 @@ export function decodeHeartbeat(m: Msg): Out {
 }
 
 /** The device asks for a street address; we have none to give. */
-export function decodeAddressRequest(): Out {
+function decodeAddressRequest(): Out {
   const text = Buffer.from('NA&&NA&&0##', 'ascii');
   const content = Buffer.concat([Buffer.from([text.length, 0, 0, 0, 0]), text]);
   return { reply: buildFrame(true, T.addressResponse, 0, content) };
 }
 
-export function decodeTimeRequest(m: Msg): Out {
+function decodeTimeRequest(m: Msg): Out {
   const d = new Date(m.now);
   const content = Buffer.from([
     d.getUTCFullYear() - 2000, d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(),
@@ -49,7 +49,7 @@ export function decodeTimeRequest(m: Msg): Out {
 }
 
 /** X1 fix: alarm word, GPS, odometer, cell, driver, voltages, ports and ADC inputs. No ack expected. */
-export function decodeX1Gps(m: Msg): Out {
+function decodeX1Gps(m: Msg): Out {
   const { r, rec } = m;
   r.skip(4); // data and alarm
   readGps(m);
@@ -69,7 +69,7 @@ export function decodeX1Gps(m: Msg): Out {
 }
 
 /** Wi-Fi scan (+ cells). The ack echoes the BCD time in a frame without serial and CRC. */
-export function decodeWifi(m: Msg): Out {
+function decodeWifi(m: Msg): Out {
   const { r, rec, type } = m;
   const timeAt = r.pos;
   rec.time = readBcdDate(r);
@@ -87,12 +87,12 @@ export function decodeWifi(m: Msg): Out {
   return { rec, reply };
 }
 
-export function decodeInfoShort(m: Msg): Out {
+function decodeInfoShort(m: Msg): Out {
   m.rec.attributes[Attr.power] = m.r.i16() * 0.01;
   return { rec: m.rec, reply: null };
 }
 
-export function decodeSr411(m: Msg): Out {
+function decodeSr411(m: Msg): Out {
   const { r, rec } = m;
   readGps(m);
   readLbs(m, m.type, false);
@@ -103,7 +103,7 @@ export function decodeSr411(m: Msg): Out {
 }
 
 /** Multi-cell scans: time, MCC/MNC, 6-7 towers (or a counted list), timing advance, optional Wi-Fi list. */
-export function decodeLbsList(m: Msg): Out {
+function decodeLbsList(m: Msg): Out {
   const { r, rec, type, variant } = m;
   rec.time = readDate(r, m.tz);
   const taFirst = variant === 'wanwayS20' || variant === 'sl4x';
@@ -132,7 +132,7 @@ export function decodeLbsList(m: Msg): Out {
 }
 
 /** Text from the device: a command reply, or its ICCID. */
-export function decodeString(m: Msg): Out {
+function decodeString(m: Msg): Out {
   const { r, rec } = m;
   const length = r.u8();
   if (length > 0) {
@@ -145,7 +145,7 @@ export function decodeString(m: Msg): Out {
 }
 
 /** Battery management system report of electric scooters (WD-209). */
-export function decodeBms(m: Msg): Out {
+function decodeBms(m: Msg): Out {
   const { r, rec } = m;
   const a = rec.attributes;
   r.skip(8); // serial number
@@ -172,7 +172,7 @@ export function decodeBms(m: Msg): Out {
 }
 
 /** Long status frame (22 bytes after the type): battery level and temperature. */
-export function decodeStatusLong(m: Msg): Out {
+function decodeStatusLong(m: Msg): Out {
   const { r, rec } = m;
   r.skip(1 + 2 + 1 + 1); // information content, satellites, alarm, language
   rec.attributes[Attr.batteryLevel] = r.u8();
@@ -182,7 +182,7 @@ export function decodeStatusLong(m: Msg): Out {
   return { rec };
 }
 
-export function decodeIbutton(m: Msg): Out {
+function decodeIbutton(m: Msg): Out {
   const { r, rec } = m;
   r.skip(8); // imei
   readGps(m);
@@ -193,14 +193,14 @@ export function decodeIbutton(m: Msg): Out {
 }
 
 /** Step counter report of GL21L-style personal trackers (0xA3 with 19 content bytes). */
-export function decodeSteps(m: Msg): Out {
+function decodeSteps(m: Msg): Out {
   m.r.skip(9);
   m.rec.attributes[Attr.steps] = m.r.u32();
   return { rec: m.rec };
 }
 
 /** Status block after GPS/LBS: terminal info, voltage grade, GSM signal, alarm/language. */
-export function readStatusBlock(m: Msg): void {
+function readStatusBlock(m: Msg): void {
   const { r, rec, type } = m;
   if (type === T.wifi3) r.skip(1); // network indicator
   readStatusByte(m);
@@ -237,7 +237,7 @@ export function readStatusBlock(m: Msg): void {
 }
 
 /** Extra fields of 0x12 frames, by model family. */
-export function readGpsLbs1Extras(m: Msg): void {
+function readGpsLbs1Extras(m: Msg): void {
   const { r, rec } = m;
   const a = rec.attributes;
   switch (m.variant) {
@@ -291,7 +291,7 @@ export function readGpsLbs1Extras(m: Msg): void {
 }
 
 /** Language byte and the module list of 0x36 status frames; LWxG odometer, hours and inputs. */
-export function readStatusExtras(m: Msg): void {
+function readStatusExtras(m: Msg): void {
   const { r, type } = m;
   const a = m.rec.attributes;
   if (type === T.status2 || type === T.wifi3 || type === T.gpsLbsStatus3 || type === T.fenceMulti || ntFrame(m)) r.skip(1); // language
@@ -312,7 +312,7 @@ export function readStatusExtras(m: Msg): void {
 }
 
 /** SeeWorld 0x22 tail: ACC, modes, odometer, travel time, temperature, humidity. */
-export function readSeeworldTail(m: Msg): void {
+function readSeeworldTail(m: Msg): void {
   const { r } = m;
   const a = m.rec.attributes;
   a[Attr.ignition] = r.u8() > 0;
@@ -325,7 +325,7 @@ export function readSeeworldTail(m: Msg): void {
 }
 
 /** ACC / upload reason / re-upload block of 0x22, 0x37, 0x2D, 0x31 (SL4X adds odometer and altitude). */
-export function readUploadBlock(m: Msg): void {
+function readUploadBlock(m: Msg): void {
   const { r, rec } = m;
   const a = rec.attributes;
   a[Attr.ignition] = r.u8() > 0;
@@ -338,7 +338,7 @@ export function readUploadBlock(m: Msg): void {
 }
 
 /** One extension module of 0x37 frames. */
-export function readGpsLbs3Module(m: Msg): void {
+function readGpsLbs3Module(m: Msg): void {
   const { r, rec } = m;
   const module = r.u16();
   const len = r.u8();
@@ -349,7 +349,7 @@ export function readGpsLbs3Module(m: Msg): void {
 }
 
 /** NT-family tail: odometer, engine minutes and (0x25) the driver id. */
-export function readNtTail(m: Msg): void {
+function readNtTail(m: Msg): void {
   const { r } = m;
   const a = m.rec.attributes;
   a[Attr.odometer] = r.u24();
@@ -363,7 +363,7 @@ export function readNtTail(m: Msg): void {
 }
 
 /** Tail of fix/status frames: model extras, ACC/upload mode, odometer, modules, geofence. */
-export function readFixTail(m: Msg): void {
+function readFixTail(m: Msg): void {
   const { r, rec, type, variant } = m;
   const a = rec.attributes;
   readStatusExtras(m);
@@ -393,7 +393,7 @@ export function readFixTail(m: Msg): void {
 }
 
 /** GPS / LBS / status frames, the bulk of the traffic. */
-export function decodeFix(m: Msg): Out {
+function decodeFix(m: Msg): Out {
   const { r, rec, type } = m;
   if (type === T.lbsStatus && m.variant === 'space10x') return { reply: ack(m) }; // multi-LBS layout, no fix
   rec.attributes.type = type;
@@ -418,7 +418,7 @@ export function decodeFix(m: Msg): Out {
 }
 
 /** An all-zero driver (RFID / iButton) field means no driver. */
-export function setDriver(rec: DeviceRecord, id: Buffer): void {
+function setDriver(rec: DeviceRecord, id: Buffer): void {
   if (id.some((b) => b !== 0)) rec.attributes[Attr.driverUniqueId] = id.toString('hex');
 }
 
@@ -427,7 +427,7 @@ export function setDriver(rec: DeviceRecord, id: Buffer): void {
  * ACC, upload mode, re-upload flag, odometer, voltage grade, GSM signal, battery (0.1 V), alarm,
  * language, one reserved byte, 8-byte driver id.
  */
-export function decodeVlDriver(m: Msg): Out {
+function decodeVlDriver(m: Msg): Out {
   const { r, rec } = m;
   const a = rec.attributes;
   a.type = m.type;
@@ -449,7 +449,7 @@ export function decodeVlDriver(m: Msg): Out {
 }
 
 /** Alarm message (JC100/JC400 dashcams): optional fix, event code, event files. */
-export function decodeAlarm(m: Msg): Out {
+function decodeAlarm(m: Msg): Out {
   const { r, rec } = m;
   const jc400 = m.variant === 'jc400';
   const extended = m.dataLength > 7;
@@ -473,7 +473,7 @@ export function decodeOther(m: Msg): Out {
   return { reply: command ? null : ack(m) };
 }
 
-export type Rule = [(m: Msg) => boolean, (m: Msg) => Out];
+type Rule = [(m: Msg) => boolean, (m: Msg) => Out];
 
 /** Short-frame dispatch, first match wins (several type codes mean different things per model). */
 export const SHORT_RULES: Rule[] = [

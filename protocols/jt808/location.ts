@@ -7,7 +7,7 @@ import { MSG, PADLOCK_MODELS, AOVX_MODELS, JC_MODELS, MV_MODELS, bit, trimJava, 
 // ---------------------------------------------------------------------------------------------
 // Location report (0x0200) with its additional information items
 
-export interface Item {
+interface Item {
   r: Reader;
   rec: DeviceRecord;
   len: number;
@@ -18,13 +18,13 @@ export interface Item {
   cells: Cell[];
   id: number;
 }
-export type ItemDecoder = (c: Item) => void;
+type ItemDecoder = (c: Item) => void;
 
-export type AlarmBits = Array<[number[], string]>;
-export const PADLOCK_ALARMS: AlarmBits = [[[0, 4], Alarm.removing], [[1], Alarm.tampering]];
-export const AOVX_ALARMS: AlarmBits = [[[16], Alarm.movement]];
+type AlarmBits = Array<[number[], string]>;
+const PADLOCK_ALARMS: AlarmBits = [[[0, 4], Alarm.removing], [[1], Alarm.tampering]];
+const AOVX_ALARMS: AlarmBits = [[[16], Alarm.movement]];
 /** JT/T 808 alarm flag bits (table 24 of the standard) and the alarms they raise. */
-export const STANDARD_ALARMS: AlarmBits = [
+const STANDARD_ALARMS: AlarmBits = [
   [[0], Alarm.sos],
   [[1], Alarm.overspeed],
   [[2], Alarm.fatigueDriving],
@@ -40,9 +40,9 @@ export const STANDARD_ALARMS: AlarmBits = [
   [[28], Alarm.movement],
   [[29, 30], Alarm.accident],
 ];
-export const VL300_ALARMS = STANDARD_ALARMS.slice(0, -1); // its bits 29/30 mean something else
+const VL300_ALARMS = STANDARD_ALARMS.slice(0, -1); // its bits 29/30 mean something else
 
-export function alarmsFromFlags(rec: DeviceRecord, model: string | undefined, value: number): void {
+function alarmsFromFlags(rec: DeviceRecord, model: string | undefined, value: number): void {
   if (!value) return;
   const table = PADLOCK_MODELS.has(model ?? '') ? PADLOCK_ALARMS
     : AOVX_MODELS.has(model ?? '') ? AOVX_ALARMS
@@ -66,7 +66,7 @@ export function decodeCoordinates(r: Reader, rec: DeviceRecord, model?: string):
 }
 
 /** Fixed-point pair: signed integer part, then 1/255 fractions. */
-export function customDouble(r: Reader): number {
+function customDouble(r: Reader): number {
   const b1 = r.i8();
   const b2 = r.u8();
   return (b1 < 0 ? -1 : 1) * (Math.abs(b1) + b2 / 255);
@@ -75,7 +75,7 @@ export function customDouble(r: Reader): number {
 export const signedMagnitude = (v: number) => (v & 0x8000 ? -(v & 0x7fff) : v & 0x7fff);
 
 /** `$OBD-RT,power,rpm,speed,throttle,load,coolant,instant,average,trip,odometer,tripFuel,fuelUsed`. */
-export const OBD_RT_FIELDS = [Attr.power, Attr.rpm, 'obdSpeed', Attr.throttle, Attr.engineLoad, Attr.coolantTemp,
+const OBD_RT_FIELDS = [Attr.power, Attr.rpm, 'obdSpeed', Attr.throttle, Attr.engineLoad, Attr.coolantTemp,
   Attr.fuelConsumption, Attr.fuelConsumption, 'tripOdometer', 'obdOdometer', 'tripFuelUsed', Attr.fuelUsed];
 
 export function decodeObdRt(rec: DeviceRecord, text: string): void {
@@ -87,7 +87,7 @@ export function decodeObdRt(rec: DeviceRecord, text: string): void {
 }
 
 /** Items of the 0x80 OBD block: id -> (reader -> value) under a fixed name. */
-export const OBD_ITEMS: Record<number, [string, (r: Reader, len: number) => AttrValue]> = {
+const OBD_ITEMS: Record<number, [string, (r: Reader, len: number) => AttrValue]> = {
   0x01: [Attr.odometer, (r) => r.u32() * 100],
   0x02: [Attr.fuel, (r) => r.u16() / 10],
   0x03: ['obdSpeed', (r) => r.u16() / 10],
@@ -112,7 +112,7 @@ export const OBD_ITEMS: Record<number, [string, (r: Reader, len: number) => Attr
   0xcc: [Attr.iccid, (r) => r.ascii(20)],
 };
 
-export function decodeObdBlock(c: Item): void {
+function decodeObdBlock(c: Item): void {
   const { rec } = c;
   const r = new Reader(c.r.buf, c.r.pos, c.bodyEnd); // the block runs to the end of the report
   c.end = c.bodyEnd;
@@ -128,7 +128,7 @@ export function decodeObdBlock(c: Item): void {
 }
 
 /** 0xEB as a list of u16-length, u16-type sub-items (battery, ICCID, alarms...). */
-export const EB_ITEMS: Record<number, (r: Reader, rec: DeviceRecord, len: number, cells: Cell[]) => void> = {
+const EB_ITEMS: Record<number, (r: Reader, rec: DeviceRecord, len: number, cells: Cell[]) => void> = {
   0x0001: (r, rec) => set(rec, 'fuel1', r.u16() / 10),
   0x0023: (r, rec) => {
     const v = Number(r.ascii(6));
@@ -158,9 +158,9 @@ export const EB_ITEMS: Record<number, (r: Reader, rec: DeviceRecord, len: number
   0x00e1: (r, rec) => set(rec, Attr.batteryLevel, r.u8()),
 };
 
-export const isPrintable = (b: Buffer) => b.every((x) => x >= 0x20 && x < 0x7f);
+const isPrintable = (b: Buffer) => b.every((x) => x >= 0x20 && x < 0x7f);
 
-export function decodeEb({ r, rec, len, end, cells }: Item): void {
+function decodeEb({ r, rec, len, end, cells }: Item): void {
   if (len >= 3 && r.buf.readUInt16BE(r.pos) > 200 && (len - 3) % 5 === 0) {
     const mcc = r.u16();
     const mnc = r.u8();
@@ -179,7 +179,7 @@ export function decodeEb({ r, rec, len, end, cells }: Item): void {
 }
 
 /** JC (Jimi dashcam) 0xE8: a typed status block or an alarm code. */
-export const JC_ALARMS: Record<number, string> = {
+const JC_ALARMS: Record<number, string> = {
   0x0001: Alarm.fault,
   0x0400: Alarm.hardAcceleration, 0x0412: Alarm.hardAcceleration,
   0x0401: Alarm.hardBraking, 0x0413: Alarm.hardBraking,
@@ -201,7 +201,7 @@ export const JC_ALARMS: Record<number, string> = {
   0x0c12: Alarm.tampering,
 };
 
-export const JC_STATUS: Record<number, (r: Reader, rec: DeviceRecord) => void> = {
+const JC_STATUS: Record<number, (r: Reader, rec: DeviceRecord) => void> = {
   0x0001: (r, rec) => set(rec, Attr.battery, r.u16() / 100),
   0x0002: (r, rec) => set(rec, 'dataUsage', r.u32()),
   0x0003: (r, rec) => set(rec, Attr.batteryLevel, r.u8()),
@@ -211,7 +211,7 @@ export const JC_STATUS: Record<number, (r: Reader, rec: DeviceRecord) => void> =
   0x2001: (r, rec) => set(rec, Attr.power, r.u16() / 10),
 };
 
-export function decodeJc({ r, rec, end }: Item): void {
+function decodeJc({ r, rec, end }: Item): void {
   const type = r.u16();
   if (type === 0x2002) {
     r.skip(1);
@@ -243,7 +243,7 @@ export function decodeJc({ r, rec, end }: Item): void {
 }
 
 /** Non-AOVX 0xF3: OBD items with u16 type and u8 length. */
-export const F3_OBD: Record<number, [string, (r: Reader, len: number) => AttrValue | undefined]> = {
+const F3_OBD: Record<number, [string, (r: Reader, len: number) => AttrValue | undefined]> = {
   0x0002: ['obdSpeed', (r) => r.u16() / 10],
   0x0003: [Attr.rpm, (r) => r.u16()],
   0x0004: [Attr.power, (r) => r.u16() / 1000],
@@ -265,7 +265,7 @@ export const F3_OBD: Record<number, [string, (r: Reader, len: number) => AttrVal
   0x0114: ['hardCorneringCount', (r) => r.u16()],
 };
 
-export function decodeF3({ r, rec, end, model }: Item): void {
+function decodeF3({ r, rec, end, model }: Item): void {
   if (AOVX_MODELS.has(model ?? '')) {
     // BLE tags; the mask says which optional fields follow each MAC + RSSI
     const mask = r.u8();
@@ -294,7 +294,7 @@ export function decodeF3({ r, rec, end, model }: Item): void {
   }
 }
 
-export function decodeF6({ r, rec, len, model }: Item): void {
+function decodeF6({ r, rec, len, model }: Item): void {
   const aovx = AOVX_MODELS.has(model ?? '');
   if (!aovx && len === 2) return set(rec, 'airPressure', r.u16());
   if (!aovx && len === 8) return set(rec, 'imei', r.hex(8).substring(1));
@@ -310,7 +310,7 @@ export function decodeF6({ r, rec, len, model }: Item): void {
   if (bit(mask, 5)) set(rec, 'airPressure', r.u16());
 }
 
-export function decodeBatteryOrCells(c: Item): void {
+function decodeBatteryOrCells(c: Item): void {
   const { r, rec, len, id, end, cells } = c;
   if (len === 1) {
     const level = r.u8();
@@ -339,10 +339,10 @@ export function decodeLock(r: Reader, rec: DeviceRecord, len: number): void {
   if (len % 2 === 0) set(rec, 'unlockResult', r.u8());
 }
 
-export const HARD_DRIVING = [Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering, Alarm.accident, Alarm.tampering];
+const HARD_DRIVING = [Alarm.hardAcceleration, Alarm.hardBraking, Alarm.hardCornering, Alarm.accident, Alarm.tampering];
 
 /** Additional information items of a location report, by id. */
-export const ITEMS: Record<number, ItemDecoder> = {
+const ITEMS: Record<number, ItemDecoder> = {
   0x01: ({ r, rec }) => set(rec, Attr.odometer, r.u32() * 100), // 0.1 km
   0x02: ({ r, rec }) => {
     const v = r.u16();

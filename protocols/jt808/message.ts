@@ -96,7 +96,7 @@ export function readDate(r: Reader, offset: number): number {
   return Date.UTC(2000 + y, mo - 1, d, h, mi, s) - offset;
 }
 
-export function luhn(digits: string): number {
+function luhn(digits: string): number {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -107,7 +107,7 @@ export function luhn(digits: string): number {
 }
 
 /** The terminal id: BCD phone number, or (devices that put a binary IMEI there) the IMEI. */
-export function decodeId(id: Buffer): string {
+function decodeId(id: Buffer): string {
   const hex = id.toString('hex');
   if (/^[0-9]+$/.test(hex)) return hex;
   const imei = String(id.readUInt16BE(0) * 2 ** 32 + id.readUInt32BE(2));
@@ -117,7 +117,7 @@ export function decodeId(id: Buffer): string {
 // ---------------------------------------------------------------------------------------------
 // Outgoing messages
 
-export function escape(buf: Buffer, delimiter: number): Buffer {
+function escape(buf: Buffer, delimiter: number): Buffer {
   const out: number[] = [];
   for (const b of buf) {
     if (delimiter === 0x7e && (b === 0x7e || b === 0x7d)) out.push(0x7d, b === 0x7d ? 0x01 : 0x02);

@@ -8,7 +8,7 @@ import { decodeCoordinates, decodeObdRt, decodeLock, type LocationContext } from
 // ---------------------------------------------------------------------------------------------
 // 0x5501 / 0x5502: JT701-style report (BCD date and ddmm coordinates)
 
-export function bcdDigits(r: Reader, digits: number): number {
+function bcdDigits(r: Reader, digits: number): number {
   let v = 0;
   for (let i = 0; i < digits >> 1; i++) {
     const b = r.u8();
@@ -17,7 +17,7 @@ export function bcdDigits(r: Reader, digits: number): number {
   if (digits % 2) v = v * 10 + (r.peekU8() >> 4); // half byte: the rest of it holds flags
   return v;
 }
-export const ddmm = (raw: number) => Math.floor(raw / 1e6) + (raw % 1e6) / 1e4 / 60;
+const ddmm = (raw: number) => Math.floor(raw / 1e6) + (raw % 1e6) / 1e4 / 60;
 
 export function decodeLocation2(h: Header, ctx: DecodeContext): DeviceRecord {
   const { r } = h;
@@ -76,7 +76,7 @@ export function decodeLocation2(h: Header, ctx: DecodeContext): DeviceRecord {
 // 0x0900 transparent data (vendor payloads)
 
 /** 0xF0 / 0x01 vehicle data items: id -> name and value. Unknown ids of 1, 2 or 4 bytes become io<id>. */
-export const F0_ITEMS: Record<number, [string, (r: Reader, len: number) => AttrValue]> = {
+const F0_ITEMS: Record<number, [string, (r: Reader, len: number) => AttrValue]> = {
   0x0102: [Attr.odometer, (r) => r.u32() * 100],
   0x0528: [Attr.odometer, (r) => r.u32() * 100],
   0x0546: [Attr.odometer, (r) => r.u32() * 100],
@@ -104,7 +104,7 @@ export const F0_ITEMS: Record<number, [string, (r: Reader, len: number) => AttrV
 };
 
 /** 0xF0 / 0x03 event ids. */
-export const F0_ALARMS: Record<number, string> = {
+const F0_ALARMS: Record<number, string> = {
   0x01: Alarm.powerRestored, 0x02: Alarm.powerCut, 0x0e: Alarm.idle,
   0x1a: Alarm.hardAcceleration, 0x1b: Alarm.hardBraking, 0x1c: Alarm.hardCornering,
   0x1d: Alarm.laneChange, 0x1e: Alarm.laneChange, 0x1f: Alarm.laneChange,
@@ -113,11 +113,11 @@ export const F0_ALARMS: Record<number, string> = {
   0x31: Alarm.door, 0x32: Alarm.door,
 };
 
-export const F0_EVENTS: Record<number, string> = {
+const F0_EVENTS: Record<number, string> = {
   51: Alarm.hardAcceleration, 52: Alarm.hardBraking, 53: Alarm.hardCornering, 54: Alarm.laneChange, 56: Alarm.accident,
 };
 
-export function decodeF0(r: Reader, lc: LocationContext): DeviceRecord | undefined {
+function decodeF0(r: Reader, lc: LocationContext): DeviceRecord | undefined {
   const time = readDate(r, lc.offset);
   const rec = newRecord(time);
   if (r.u8() > 0) set(rec, Attr.archive, true);
@@ -173,7 +173,7 @@ export function decodeF0(r: Reader, lc: LocationContext): DeviceRecord | undefin
 }
 
 /** 0x53 BLE tag list / 0x54 sensor samples, after a basic location block. */
-export function decodeSensorReport(r: Reader, type: number, lc: LocationContext): DeviceRecord {
+function decodeSensorReport(r: Reader, type: number, lc: LocationContext): DeviceRecord {
   const rec = newRecord();
   decodeCoordinates(r, rec, lc.model);
   rec.altitude = r.i16();

@@ -10,7 +10,7 @@ import { rememberFix, withLastFix, type LastFix } from '../last-fix.ts';
 import { Reader, crc16Ibm, i16be, i32be, u16be } from '../binary.ts';
 import { Attr } from '../attributes.ts';
 import { DecodeError, FrameError, type Cell, type Command, type DecodeContext, type DecodeResult, type DeviceRecord, type EncodeContext, type Framer, type Protocol } from '../types.ts';
-import { CODEC_GH3000, CODEC_8, CODEC_8E, CODEC_12, CODEC_13, CODEC_14, CODEC_16, type Attrs, uval8, cell, LAC, CID_2G, CID_4G, IO_GH3000, modelIo, type IoState, readIoSection, readExtendedIo, readVariableIo, AVL_FIXED } from './io.ts';
+import { CODEC_GH3000, CODEC_8, CODEC_8E, CODEC_12, CODEC_13, CODEC_14, CODEC_16, type Attrs, uval8, LAC, CID_2G, CID_4G, IO_GH3000, modelIo, type IoState, readIoSection, readExtendedIo, readVariableIo, AVL_FIXED } from './io.ts';
 import { COMPILES_PER_PACKET, compiledLayout } from './layouts.ts';
 
 const MAX_FRAME = 65536;

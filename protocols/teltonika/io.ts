@@ -17,7 +17,7 @@ export const CODEC_16 = 0x10;
 export type Attrs = Record<string, AttrValue>;
 
 /** `io<id>` names, made once per id (ids are u16; a dense array: V8 keeps a sparse one as a slower hash table). */
-export const IO_KEYS: Array<string | undefined> = new Array(65536).fill(undefined);
+const IO_KEYS: Array<string | undefined> = new Array(65536).fill(undefined);
 export const ioKey = (id: number) => (IO_KEYS[id] ??= indexed.io(id));
 
 // ---------------------------------------------------------------------------------------------
@@ -29,7 +29,7 @@ export const ioKey = (id: number) => (IO_KEYS[id] ??= indexed.io(id));
 /** Unsigned 8-byte value (exact up to 2^53). */
 export const uval8 = (b: Buffer, o: number) => u32be(b, o) * 4294967296 + u32be(b, o + 4);
 /** Signed value of an element from its unsigned `u` (n = 1, 2, 4) or its bytes (n = 8). */
-export function signedOf(u: number, b: Buffer, o: number, n: number): number {
+function signedOf(u: number, b: Buffer, o: number, n: number): number {
   if (n === 1) return (u << 24) >> 24;
   if (n === 2) return (u << 16) >> 16;
   if (n === 4) return u | 0;
@@ -38,7 +38,7 @@ export function signedOf(u: number, b: Buffer, o: number, n: number): number {
 /** Signed 8-byte value (exact up to 2^53). */
 export const sval8 = (b: Buffer, o: number) => i32be(b, o) * 4294967296 + u32be(b, o + 4);
 /** Unsigned value of an element of n = 1, 2, 4 or 8 bytes. */
-export function uvalAt(b: Buffer, o: number, n: number): number {
+function uvalAt(b: Buffer, o: number, n: number): number {
   return n === 1 ? b[o] : n === 2 ? u16be(b, o) : n === 4 ? u32be(b, o) : uval8(b, o);
 }
 /** Raw value of an element nobody named: 8-byte values stay exact as decimal strings when too large. */
@@ -48,16 +48,16 @@ export function rawval8(b: Buffer, o: number): AttrValue {
   return b.readBigInt64BE(o).toString();
 }
 /** Unsigned / signed value of `n` (1, 2) bytes at `o` of a tag parameter ending at `end`, bounds-checked. */
-export function uval(b: Buffer, o: number, n: number, end: number): number {
+function uval(b: Buffer, o: number, n: number, end: number): number {
   if (o + n > end) throw new DecodeError('IO value past the end');
   return n === 1 ? b[o] : u16be(b, o);
 }
-export function sval(b: Buffer, o: number, n: number, end: number): number {
+function sval(b: Buffer, o: number, n: number, end: number): number {
   if (o + n > end) throw new DecodeError('IO value past the end');
   return n === 1 ? (b[o] << 24) >> 24 : i16be(b, o);
 }
 
-export function addAlarm(a: Attrs, name: string): void {
+function addAlarm(a: Attrs, name: string): void {
   a.alarm = a.alarm ? `${a.alarm},${name}` : name;
 }
 
@@ -82,14 +82,14 @@ export interface IoSpec {
   signed: boolean;
   value: IoValue | undefined;
 }
-export const spec = (kind: number, key: string, div = 1, signed = false, value?: IoValue): IoSpec => ({ kind, key, div, signed, value });
-export const num = (key: string, div = 1, signed = false) => spec(NUM, key, div, signed);
-export const flag = (key: string) => spec(FLAG, key);
-export const valueOf = (key: string, f: IoValue) => spec(VALUE, key, 1, false, f);
-export const optional = (key: string, f: IoValue) => spec(OPTIONAL, key, 1, false, f);
-export const alarm = (f: (u: number) => string | undefined) => spec(ALARM, Attr.alarm, 1, false, (b, o, n) => f(uvalAt(b, o, n)));
-export const alarmIf = (name: string) => alarm((u) => (u > 0 ? name : undefined));
-export const cell = (slot: number) => spec(CELL, '', slot);
+const spec = (kind: number, key: string, div = 1, signed = false, value?: IoValue): IoSpec => ({ kind, key, div, signed, value });
+const num = (key: string, div = 1, signed = false) => spec(NUM, key, div, signed);
+const flag = (key: string) => spec(FLAG, key);
+const valueOf = (key: string, f: IoValue) => spec(VALUE, key, 1, false, f);
+const optional = (key: string, f: IoValue) => spec(OPTIONAL, key, 1, false, f);
+const alarm = (f: (u: number) => string | undefined) => spec(ALARM, Attr.alarm, 1, false, (b, o, n) => f(uvalAt(b, o, n)));
+const alarmIf = (name: string) => alarm((u) => (u > 0 ? name : undefined));
+const cell = (slot: number) => spec(CELL, '', slot);
 
 /** Cell parts an IO element may carry (slots of `IoState.cell`). */
 export const LAC = 0;
@@ -97,8 +97,8 @@ export const CID_2G = 1;
 export const CID_4G = 2;
 
 /** Model families the IO id meanings depend on. `fmb`: FMB/FMC/FMM... (also assumed when the model is unknown). */
-export type Family = 'any' | 'fmb' | 'fmbNot6' | 'fm6' | 'fmb003';
-export const FAMILY: Record<Family, (model: string | undefined) => boolean> = {
+type Family = 'any' | 'fmb' | 'fmbNot6' | 'fm6' | 'fmb003';
+const FAMILY: Record<Family, (model: string | undefined) => boolean> = {
   any: () => true,
   fmb: (m) => m === undefined || /^(FM[B-Z]...|MTB100|MSP500)$/.test(m),
   fmbNot6: (m) => FAMILY.fmb(m) && !FAMILY.fm6(m),
@@ -107,7 +107,7 @@ export const FAMILY: Record<Family, (model: string | undefined) => boolean> = {
 };
 
 /** IO id -> (family, meaning). The first entry whose family matches the model wins; else `io<id>` raw. */
-export const IO: Array<[number, Family, IoSpec]> = [
+const IO: Array<[number, Family, IoSpec]> = [
   [1, 'any', flag(indexed.in(1))],
   [2, 'any', flag(indexed.in(2))],
   [3, 'any', flag(indexed.in(3))],
@@ -188,7 +188,7 @@ export const IO: Array<[number, Family, IoSpec]> = [
  * largest id it names (V8 keeps a sparse array as a hash table); ids past its end are raw.
  */
 export type IoTable = Array<IoSpec | undefined>;
-export function tableOf(entries: Array<[number, IoSpec]>): IoTable {
+function tableOf(entries: Array<[number, IoSpec]>): IoTable {
   const specs: IoTable = new Array(Math.max(0, ...entries.map(([id]) => id + 1))).fill(undefined);
   for (const [id, s] of entries) specs[id] ??= s; // the first match wins
   return specs;
@@ -210,7 +210,7 @@ export const IO_GH3000 = tableOf([
 ]);
 
 /** What a model means by its IO ids: its table, and whether it sends the FM6 driver id. */
-export interface ModelIo {
+interface ModelIo {
   table: IoTable;
   fm6: boolean;
 }
@@ -219,8 +219,8 @@ export interface ModelIo {
  * The IO table of a model, resolved once per model (the family rules are regexes: not per element).
  * Models of the same families share one table.
  */
-export const MODELS = new Map<string | undefined, ModelIo>();
-export const TABLES_BY_FAMILIES = new Map<string, IoTable>();
+const MODELS = new Map<string | undefined, ModelIo>();
+const TABLES_BY_FAMILIES = new Map<string, IoTable>();
 export function modelIo(model: string | undefined): ModelIo {
   let m = MODELS.get(model);
   if (!m) {
@@ -249,7 +249,7 @@ export interface IoState {
 }
 
 /** Apply one IO element: `u` is its unsigned value (exact for 1, 2, 4 bytes; 8-byte values are read again as needed). */
-export function applyIo(table: IoTable, a: Attrs, cell: number[], id: number, b: Buffer, o: number, n: number, u: number): void {
+function applyIo(table: IoTable, a: Attrs, cell: number[], id: number, b: Buffer, o: number, n: number, u: number): void {
   const s = id < table.length ? table[id] : undefined;
   if (s === undefined) {
     a[ioKey(id)] = n === 8 ? rawval8(b, o) : u;
@@ -275,7 +275,7 @@ export function applyIo(table: IoTable, a: Attrs, cell: number[], id: number, b:
   else a[s.key] = v;
 }
 
-export const truncated = () => new DecodeError('truncated IO element');
+const truncated = () => new DecodeError('truncated IO element');
 
 /**
  * One IO section of fixed-size values, `count | (id, value) x count`, read in place from the
@@ -313,17 +313,17 @@ export function readExtendedIo(r: Reader, wide: boolean, wideId: boolean, a: Att
 // Variable-length (Codec 8 Extended) elements
 
 /** Attribute names of numbered entries (`beacon2Rssi`, `tag3Temp`), made once per number. */
-export function namesOf<F extends string>(prefix: string, fields: readonly F[]): (i: number) => Record<F, string> {
+function namesOf<F extends string>(prefix: string, fields: readonly F[]): (i: number) => Record<F, string> {
   const cache: Array<Record<F, string>> = [];
   const make = (i: number) => Object.fromEntries(fields.map((f) => [f, `${prefix}${i}${f}`])) as Record<F, string>;
   return (i) => cache[i] ?? (i < 256 ? (cache[i] = make(i)) : make(i));
 }
-export const beaconNames = namesOf('beacon', ['Uuid', 'Major', 'Minor', 'Namespace', 'Instance', 'Rssi', 'Battery', 'Temp'] as const);
-export const tagNames = namesOf('tag', ['Rssi', 'Id', 'LowBattery', 'Voltage', 'Name', 'Temp', 'Humidity', 'Magnet', 'Motion', 'MotionCount', 'Pitch', 'AngleRoll', 'Battery', 'Mac'] as const);
-export type TagNames = ReturnType<typeof tagNames>;
+const beaconNames = namesOf('beacon', ['Uuid', 'Major', 'Minor', 'Namespace', 'Instance', 'Rssi', 'Battery', 'Temp'] as const);
+const tagNames = namesOf('tag', ['Rssi', 'Id', 'LowBattery', 'Voltage', 'Name', 'Temp', 'Humidity', 'Magnet', 'Motion', 'MotionCount', 'Pitch', 'AngleRoll', 'Battery', 'Mac'] as const);
+type TagNames = ReturnType<typeof tagNames>;
 
 /** BLE beacon list (id 385): iBeacon or Eddystone entries, each with RSSI and optional battery/temperature. */
-export function decodeBeacons(data: Reader, a: Attrs): void {
+function decodeBeacons(data: Reader, a: Attrs): void {
   data.u8(); // data part
   for (let i = 1; data.remaining > 0; i++) {
     const flags = data.u8();
@@ -346,8 +346,8 @@ export function decodeBeacons(data: Reader, a: Attrs): void {
  * EYE sensor / BLE tag parameters inside ids 548, 10828, 10829, 10831, 11317: param id -> its value
  * `b[s, e)` -> attributes of the tag (names `k`).
  */
-export type TagParam = (b: Buffer, s: number, e: number, a: Attrs, k: TagNames) => void;
-export const TAG_PARAMS: Array<TagParam | undefined> = [
+type TagParam = (b: Buffer, s: number, e: number, a: Attrs, k: TagNames) => void;
+const TAG_PARAMS: Array<TagParam | undefined> = [
   /* 0 */ (b, s, e, a, k) => void (a[k.Rssi] = sval(b, s, 1, e)),
   /* 1 */ (b, s, e, a, k) => void (a[k.Id] = b.toString('hex', s, e)),
   /* 2 */ (b, s, e, a, k) => {
@@ -371,7 +371,7 @@ export const TAG_PARAMS: Array<TagParam | undefined> = [
 ];
 
 /** Tags: `header | (u8 length | (u8 param id | u8 length | value) ...) ...`, read in place. */
-export function decodeTags(data: Reader, a: Attrs): void {
+function decodeTags(data: Reader, a: Attrs): void {
   const b = data.buf;
   data.u8(); // header
   for (let i = 1; data.remaining > 0; i++) {
@@ -396,7 +396,7 @@ export const TAG_IDS = new Set([548, 10828, 10829, 10831, 11317]);
 export const dtcsOf = (b: Buffer, start: number, end: number) => b.toString('latin1', start, end).replace(/,/g, ' ');
 
 /** One variable-length element: its value is `r.buf[start, end)` (read in place, no slice for the common hex case). */
-export function decodeVariable(id: number, r: Reader, start: number, end: number, a: Attrs): void {
+function decodeVariable(id: number, r: Reader, start: number, end: number, a: Attrs): void {
   const b = r.buf;
   if (id === 256 || id === 325) a[Attr.vin] = b.toString('latin1', start, end);
   else if (id === 281) a[Attr.dtcs] = dtcsOf(b, start, end);

@@ -1,7 +1,7 @@
 /** Teltonika compiled record layouts: the fast path for the AVL records a device sends again and again. */
 import { i16be, i32be, u16be, u32be } from '../binary.ts';
 import { Attr } from '../attributes.ts';
-import { CODEC_8, CODEC_8E, CODEC_16, type Attrs, ioKey, uval8, sval8, rawval8, NUM, FLAG, VALUE, OPTIONAL, ALARM, CELL, type IoValue, type IoSpec, alarm, cell, type IoTable, type IoState, TAG_IDS, dtcsOf, AVL_FIXED } from './io.ts';
+import { CODEC_8, CODEC_8E, CODEC_16, type Attrs, ioKey, uval8, sval8, rawval8, NUM, FLAG, VALUE, OPTIONAL, ALARM, CELL, type IoValue, type IoSpec, type IoTable, type IoState, TAG_IDS, dtcsOf, AVL_FIXED } from './io.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Compiled record layouts
@@ -20,7 +20,7 @@ import { CODEC_8, CODEC_8E, CODEC_16, type Attrs, ioKey, uval8, sval8, rawval8, 
 // Layouts with BLE beacons or tags (as many attributes as entries), GH3000 records and FM6 models
 // take the general path. Keys come from our tables or from numbers; JSON.stringify quotes them.
 
-export type ReadRecord = (b: Buffer, o: number, cell: number[]) => Attrs;
+type ReadRecord = (b: Buffer, o: number, cell: number[]) => Attrs;
 
 export interface Layout {
   codec: number;
@@ -44,7 +44,7 @@ export interface Layout {
  * seen for the COMPILE_AFTER-th time, and a packet compiles at most COMPILES_PER_PACKET (junk or
  * crafted frames cannot make a decode much slower).
  */
-export const COMPILE_AFTER = 4;
+const COMPILE_AFTER = 4;
 export const COMPILES_PER_PACKET = 1;
 
 /**
@@ -52,28 +52,28 @@ export const COMPILES_PER_PACKET = 1;
  * or junk layouts) the table starts afresh, and a layout of more than MAX_NUMS numbers (hundreds of
  * IO elements) is not kept, so memory stays bounded.
  */
-export const LAYOUT_BUCKETS = 4096;
-export const MAX_LAYOUTS = 8192;
-export const MAX_COMPILED = 2048;
-export const MAX_NUMS = 1024;
-export interface Layouts {
+const LAYOUT_BUCKETS = 4096;
+const MAX_LAYOUTS = 8192;
+const MAX_COMPILED = 2048;
+const MAX_NUMS = 1024;
+interface Layouts {
   buckets: Array<Layout | undefined>;
   count: number;
   compiled: number;
 }
-export const newLayouts = (): Layouts => ({ buckets: new Array(LAYOUT_BUCKETS).fill(undefined), count: 0, compiled: 0 });
-export let layouts = newLayouts();
+const newLayouts = (): Layouts => ({ buckets: new Array(LAYOUT_BUCKETS).fill(undefined), count: 0, compiled: 0 });
+let layouts = newLayouts();
 
 /** The numbers of the layout being read, their count and hash (decoding is synchronous: one scratch is enough). */
-export const scan: { nums: Uint16Array; k: number; hash: number } = { nums: new Uint16Array(256), k: 0, hash: 0 };
-export function growScan(min: number): Uint16Array {
+const scan: { nums: Uint16Array; k: number; hash: number } = { nums: new Uint16Array(256), k: 0, hash: 0 };
+function growScan(min: number): Uint16Array {
   const nums = new Uint16Array(Math.max(min, scan.nums.length * 2));
   nums.set(scan.nums);
   return (scan.nums = nums);
 }
 
 /** Read the layout of the AVL record at `o` into `scan`; returns the record's end, or -1 when it does not fit before `end`. */
-export function scanLayout(b: Buffer, o: number, end: number, codec: number, extended: boolean): number {
+function scanLayout(b: Buffer, o: number, end: number, codec: number, extended: boolean): number {
   const wide = codec === CODEC_8E;
   const countBytes = wide ? 2 : 1;
   const idBytes = wide || codec === CODEC_16 ? 2 : 1;
@@ -121,7 +121,7 @@ export function scanLayout(b: Buffer, o: number, end: number, codec: number, ext
   return p;
 }
 
-export function sameNums(a: Uint16Array, b: Uint16Array, n: number): boolean {
+function sameNums(a: Uint16Array, b: Uint16Array, n: number): boolean {
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
@@ -160,13 +160,13 @@ export function compiledLayout(b: Buffer, o: number, end: number, codec: number,
 }
 
 /** JS reading an unsigned / signed value of `n` bytes at offset expression `p`, as the general path reads it. */
-export const READ_UNSIGNED: Record<number, (p: string) => string> = {
+const READ_UNSIGNED: Record<number, (p: string) => string> = {
   1: (p) => `b[${p}]`,
   2: (p) => `u16be(b, ${p})`,
   4: (p) => `u32be(b, ${p})`,
   8: (p) => `uval8(b, ${p})`,
 };
-export const READ_SIGNED: Record<number, (p: string) => string> = {
+const READ_SIGNED: Record<number, (p: string) => string> = {
   1: (p) => `((b[${p}] << 24) >> 24)`,
   2: (p) => `i16be(b, ${p})`,
   4: (p) => `i32be(b, ${p})`,
@@ -178,10 +178,10 @@ export const READ_SIGNED: Record<number, (p: string) => string> = {
  * or a conditional part: JS giving a value or undefined, for an `optional` attribute (key) or an
  * alarm name. Undefined: the element cannot be compiled.
  */
-export type Part = { key?: string; js: string; kind?: 'statement' | 'optional' | 'alarm' } | undefined;
+type Part = { key?: string; js: string; kind?: 'statement' | 'optional' | 'alarm' } | undefined;
 
 /** An IO element of `n` bytes at `p`, as `applyIo` decodes it; `env` collects the functions the code calls. */
-export function compileElement(s: IoSpec | undefined, id: number, n: number, p: string, env: IoValue[]): Part {
+function compileElement(s: IoSpec | undefined, id: number, n: number, p: string, env: IoValue[]): Part {
   if (s === undefined) return { key: ioKey(id), js: n === 8 ? `rawval8(b, ${p})` : READ_UNSIGNED[n](p) };
   const call = () => `env[${env.push(s.value!) - 1}](b, ${p}, ${n})`;
   switch (s.kind) {
@@ -202,7 +202,7 @@ export function compileElement(s: IoSpec | undefined, id: number, n: number, p: 
 }
 
 /** A variable-length element at [p, q), as `decodeVariable` decodes it. */
-export function compileVariable(id: number, p: string, q: string): Part {
+function compileVariable(id: number, p: string, q: string): Part {
   if (id === 256 || id === 325) return { key: Attr.vin, js: `b.toString('latin1', ${p}, ${q})` };
   if (id === 281) return { key: Attr.dtcs, js: `dtcsOf(b, ${p}, ${q})` };
   if (id === 385 || TAG_IDS.has(id)) return undefined; // beacons and tags: as many attributes as entries
@@ -214,7 +214,7 @@ export function compileVariable(id: number, p: string, q: string): Part {
  * compiled. `checks` gets the JS conditions a record must meet to have the layout (its counts, ids
  * and lengths at their offsets).
  */
-export function layoutParts(layout: Layout, env: IoValue[], checks: string[]): Part[] | null {
+function layoutParts(layout: Layout, env: IoValue[], checks: string[]): Part[] | null {
   const { codec, extended, table, nums } = layout;
   const wide = codec === CODEC_8E;
   const idBytes = wide || codec === CODEC_16 ? 2 : 1;
@@ -254,8 +254,8 @@ export function layoutParts(layout: Layout, env: IoValue[], checks: string[]): P
  * Bounds of a layout's code: object literals (one per combination of its conditional parts), and
  * fields over all of them. Past them, compiling would cost milliseconds: the general path is used.
  */
-export const MAX_VARIANTS = 8;
-export const MAX_FIELDS = 512;
+const MAX_VARIANTS = 8;
+const MAX_FIELDS = 512;
 
 /**
  * The reader of a layout, `(b, o, cell) => attributes` of the record at `o`, and its matcher; null
@@ -263,7 +263,7 @@ export const MAX_FIELDS = 512;
  * choose among object literals: an optional attribute is there or not, and `alarm` (its names joined
  * by commas, as `addAlarm` joins them) sits where the first alarm that fired would have put it.
  */
-export function compileLayout(layout: Layout): { read: ReadRecord; matches: (b: Buffer, o: number) => boolean } | null {
+function compileLayout(layout: Layout): { read: ReadRecord; matches: (b: Buffer, o: number) => boolean } | null {
   const env: IoValue[] = [];
   const checks: string[] = [];
   const parts = layoutParts(layout, env, checks);
