@@ -4,7 +4,7 @@
  * records are submitted (so the stored record refers to it), and writes it only after the commit,
  * with fs.promises (never on the event loop). A failed write is logged and counted; the records stay.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DeviceRecord, MediaFile } from '../../protocols/types.ts';
@@ -41,7 +41,9 @@ export function fileMediaStore(dir: string, now: () => number, log?: (level: 'er
         for (const f of files) {
           try {
             await mkdir(join(dir, device), { recursive: true });
-            await writeFile(join(dir, f.name), f.data);
+            // Written beside and renamed: a reader never sees a half-written file under its name.
+            await writeFile(join(dir, `${f.name}.part`), f.data);
+            await rename(join(dir, `${f.name}.part`), join(dir, f.name));
           } catch (e) {
             failures++;
             log?.('error', 'media file not written', { file: f.name, error: String((e as Error)?.message ?? e) });

@@ -125,3 +125,21 @@ describe('media and the commit', () => {
     expect(readFileSync(join(dir, name))).toEqual(AMR);
   });
 });
+
+describe('media and a failed commit', () => {
+  it('writes no file when the records could not be stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fsm-'));
+    dirs.push(dir);
+    const submitted: Array<Array<{ attributes: { audio: string } }>> = [];
+    const writer = { submit: (_id: number, records: Array<{ attributes: { audio: string } }>) => (submitted.push(records), Promise.reject(new Error('disk full'))) } as unknown as FixWriter;
+    const registry = { lookup: () => ({ id: 1, deviceId: '7', protocol: 'watch', blocked: false, trackerIds: [1] }), noteUnknown: () => undefined } as unknown as DeviceRegistry;
+    const media = fileMediaStore(dir, Date.now);
+    const session = new DeviceSession(new GatewayCore(registry, writer, {}, Date.now, media), watch, 'tcp', '127.0.0.1:1');
+    const h = session.handle(watch.decode!(Buffer.concat([Buffer.from('[3G*7*000d*TK,'), AMR, Buffer.from(']')]), session.context()));
+    await expect(h.committed).rejects.toThrow('disk full');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(join(dir, submitted[0][0].attributes.audio))).toBe(false);
+    expect(existsSync(join(dir, '7'))).toBe(false);
+    expect(media.failures).toBe(0);
+  });
+});

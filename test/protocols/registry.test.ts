@@ -73,3 +73,11 @@ describe('documentation', () => {
     expect(readme).toContain('docs/protocols.md');
   });
 });
+
+describe('size', () => {
+  it('keeps every file in protocols/ under 800 lines (large decoders are folders)', () => {
+    const files = readdirSync(protocolsDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const long = files.map((f) => [f, readFileSync(join(protocolsDir, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > 800);
+    expect(long).toEqual([]);
+  });
+});
