@@ -51,6 +51,22 @@ export interface DecodeResult {
   records?: DeviceRecord[];
   /** Bytes the device expects back. Sent by the gateway after the records are committed. */
   reply?: Buffer;
+  /** Files the device sent (photos, voice notes), as data: the gateway stores them after the commit. */
+  media?: MediaFile[];
+}
+
+/**
+ * A file a device sent. Its record carries `attribute` set to '' by the decoder; the gateway sets it
+ * to the stored file's name before the record is submitted, and writes the file after the commit.
+ */
+export interface MediaFile {
+  /** Index in `records` of the record that names the file. */
+  record: number;
+  /** That record's attribute naming the file (`audio`, `image`). */
+  attribute: string;
+  data: Buffer;
+  /** File name extension without the dot (`amr`, `jpg`). */
+  extension: string;
 }
 
 /** Settings a decoder may take (per device model or server configuration). */
@@ -66,13 +82,6 @@ export interface DecodeContext {
   session: Record<string, unknown>;
   /** Identity known for this connection so far, if any. */
   deviceId?: string;
-  /** Where media a device sends (photos, voice notes) is kept; the decoder records the name it answers. */
-  media?: MediaStore;
-}
-
-/** Keeps a media file and answers its name (the gateway writes under data/media/). */
-export interface MediaStore {
-  store(deviceId: string, data: Buffer, extension: string): string;
 }
 
 /** An HTTP request as an HTTP protocol (OsmAnd, ...) receives it. */

@@ -268,20 +268,15 @@ const health: Handler = (m, ctx) => {
   return { deviceId: m.id, records: Object.keys(attributes).length ? [statusRecord(ctx, attributes)] : [] };
 };
 
-/** Media files go to the store the gateway passes as `ctx.media`; without one they are dropped. */
-function storeMedia(ctx: DecodeContext, deviceId: string, data: Buffer, extension: string): string | undefined {
-  return ctx.media?.store(deviceId, data, extension);
-}
-
-function mediaRecord(ctx: DecodeContext, m: Message, key: string, data: Buffer, extension: string): DeviceRecord[] {
-  const name = storeMedia(ctx, m.id, data, extension);
-  return name ? [statusRecord(ctx, { [key]: name })] : [];
+/** One status record naming the file (the gateway fills in the name) and the file as data. */
+function mediaResult(ctx: DecodeContext, m: Message, attribute: string, data: Buffer, extension: string): DecodeResult {
+  return { deviceId: m.id, records: [statusRecord(ctx, { [attribute]: '' })], media: [{ record: 0, attribute, data: Buffer.from(data), extension }] };
 }
 
 /** `TK,<amr>` voice note; `TK,1` is the watch acknowledging ours. */
 const voice: Handler = (m, ctx) => {
   if (m.data.length <= 1) return { deviceId: m.id };
-  return { deviceId: m.id, records: mediaRecord(ctx, m, 'audio', m.data, 'amr'), reply: replyTo(m, 'TK,1') };
+  return { ...mediaResult(ctx, m, 'audio', m.data, 'amr'), reply: replyTo(m, 'TK,1') };
 };
 
 /** `JXTK,?,name,part,parts,<amr>`: parts collected in the session until the last one. */
@@ -300,7 +295,7 @@ const voicePart: Handler = (m, ctx) => {
   if (current < total) return { deviceId: m.id, reply };
   const audio = Buffer.concat(ctx.session.audio as Buffer[]);
   delete ctx.session.audio;
-  return { deviceId: m.id, records: mediaRecord(ctx, m, 'audio', audio, 'amr'), reply };
+  return { ...mediaResult(ctx, m, 'audio', audio, 'amr'), reply };
 };
 
 /** `img,<x>,<yyMMddHHmmss>,<jpeg>` from a remote capture. */
@@ -308,7 +303,7 @@ const image: Handler = (m, ctx) => {
   const first = m.data.indexOf(0x2c);
   const start = first + 1 + 12 + 1;
   if (first < 0 || start > m.data.length) throw new DecodeError('watch: bad img header');
-  return { deviceId: m.id, records: mediaRecord(ctx, m, 'image', m.data.subarray(start), 'jpg') };
+  return mediaResult(ctx, m, 'image', m.data.subarray(start), 'jpg');
 };
 
 const echo: Handler = (m) => ({ deviceId: m.id, reply: replyTo(m, m.type) });

@@ -6,7 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { AccountError, createUser } from './accounts/accounts.ts';
-import { ConfigError, DEFAULT_PROTOCOL_PORTS, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { PROTOCOLS } from '../protocols/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateCommand } from './simulator/command.ts';
 import { SimulationOptionError } from './simulator/run.ts';
@@ -102,7 +103,7 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       const u = master(ctx.store, need(o, 'user'));
       const deviceId = need(o, 'device-id').trim();
       const protocol = need(o, 'protocol');
-      if (!(protocol in DEFAULT_PROTOCOL_PORTS)) throw new UsageError(`unknown protocol ${protocol}; protocols: ${Object.keys(DEFAULT_PROTOCOL_PORTS).join(', ')}`);
+      if (!PROTOCOLS.has(protocol)) throw new UsageError(`unknown protocol ${protocol}; protocols: ${[...PROTOCOLS.keys()].join(', ')}`);
       if (!/^[\x21-\x7e]{1,64}$/.test(deviceId)) throw new UsageError('--device-id takes 1 to 64 printable characters without spaces');
       if (ctx.store.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
       const phone = o.phone as string | undefined;

@@ -6,25 +6,10 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { GeocoderConfig } from './geocoder/types.ts';
+import { PROTOCOLS, portVariable } from '../protocols/index.ts';
 
-/** Conventional ports of the listeners (the ports tracker fleets are already configured for). */
-export const DEFAULT_PROTOCOL_PORTS: Readonly<Record<string, number>> = Object.freeze({
-  teltonika: 5027,
-  gt06: 5023,
-  h02: 5013,
-  gl200: 5004,
-  gps103: 5001,
-  tk103: 5002,
-  meitrack: 5020,
-  suntech: 5011,
-  jt808: 5015,
-  ruptela: 5046,
-  wialon: 5039,
-  osmand: 5055,
-  watch: 5093,
-  galileo: 5034,
-  egts: 5162,
-});
+/** Conventional ports of the listeners (the ports tracker fleets are already configured for), as each protocol declares them. */
+export const DEFAULT_PROTOCOL_PORTS: Readonly<Record<string, number>> = Object.freeze(Object.fromEntries([...PROTOCOLS.values()].map((p) => [p.name, p.defaultPort])));
 
 export interface Config {
   dataDir: string;
@@ -85,7 +70,7 @@ function sync(raw: string | undefined): 'FULL' | 'NORMAL' {
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = resolve(env.FSM_DATA_DIR || 'data');
   const protocolPorts: Record<string, number | null> = {};
-  for (const [name, def] of Object.entries(DEFAULT_PROTOCOL_PORTS)) protocolPorts[name] = port(env, `FSM_${name.toUpperCase()}_PORT`, def);
+  for (const [name, def] of Object.entries(DEFAULT_PROTOCOL_PORTS)) protocolPorts[name] = port(env, portVariable(name), def);
   const level = env.FSM_LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) throw new ConfigError(`FSM_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${level}"`);
   const cfg: Config = {

@@ -3,7 +3,8 @@
  * writer, and acknowledging only after the commit. A DeviceSession is one connection (TCP), one
  * remote address (UDP) or one request (HTTP).
  */
-import type { DecodeContext, DecodeResult, DeviceRecord, MediaStore, Protocol } from '../../protocols/types.ts';
+import type { DecodeContext, DecodeResult, DeviceRecord, Protocol } from '../../protocols/types.ts';
+import type { MediaFiles } from './media.ts';
 import type { DeviceRegistry, Source } from './registry.ts';
 import type { FixWriter } from './writer.ts';
 
@@ -44,7 +45,7 @@ export class GatewayCore {
     readonly writer: FixWriter,
     readonly hooks: GatewayHooks = {},
     readonly now: () => number = Date.now,
-    readonly media?: MediaStore,
+    readonly media?: MediaFiles,
   ) {}
 }
 
@@ -67,7 +68,7 @@ export class DeviceSession {
     readonly address: string,
     private channel?: OutboundChannel,
   ) {
-    this.ctx = { now: core.now(), transport, config: {}, session: {}, media: core.media };
+    this.ctx = { now: core.now(), transport, config: {}, session: {} };
   }
 
   /** Decode context with the current time, for the next frame. */
@@ -105,7 +106,10 @@ export class DeviceSession {
     const records = result.records ?? [];
     if (!records.length || !source) return { committed: Promise.resolve(), reply: result.reply };
     core.stats.records += records.length;
+    // Media files are named into their records before the submit and written only after the commit.
+    const writeMedia = result.media?.length && core.media ? core.media.prepare(source.deviceId, records, result.media) : undefined;
     const committed = core.writer.submit(source.id, records, core.now());
+    if (writeMedia) committed.then(writeMedia, () => undefined);
     const texts = textsOf(records);
     if (texts.length && core.hooks.texts) {
       const src = source;

@@ -28,7 +28,7 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
   const writer = new FixWriter(config.dbFile, { synchronous: config.gateway.synchronous });
   await writer.ready;
   const registry = new DeviceRegistry(store.devices);
-  const core = new GatewayCore(registry, writer, hooks, Date.now, fileMediaStore(join(config.dataDir, 'media')));
+  const core = new GatewayCore(registry, writer, hooks, Date.now, fileMediaStore(join(config.dataDir, 'media'), Date.now, hooks.log));
   const host = config.gateway.host;
   const limits = { idleMs: config.gateway.idleSeconds * 1000, maxConnectionsPerAddress: config.gateway.maxConnectionsPerAddress, maxInflight: 64 };
   const servers: Array<NetServer | HttpServer> = [];
@@ -43,9 +43,9 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
   const sockets: UdpSocket[] = [];
   const ports: Gateway['ports'] = {};
   try {
-    for (const [name, port] of Object.entries(config.protocolPorts)) {
-      const protocol = PROTOCOLS.get(name);
-      if (port === null || !protocol) continue;
+    for (const [name, protocol] of PROTOCOLS) {
+      const port = config.protocolPorts[name];
+      if (port === null || port === undefined) continue;
       const bound: Gateway['ports'][string] = {};
       if (protocol.transports.includes('http')) {
         const s = await listenHttp(core, protocol, host, port);

@@ -5,7 +5,7 @@
  * real Teltonika capture decoded by protocols/teltonika.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protocol as teltonika } from '../../protocols/teltonika.ts';
+import { protocol as teltonika } from '../../protocols/teltonika/index.ts';
 import type { AttrValue, DeviceRecord } from '../../protocols/types.ts';
 import { formatDateTime } from '../../src/core/time.ts';
 import { messageLines } from '../protocols/harness.ts';

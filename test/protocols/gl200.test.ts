@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { protocol } from '../../protocols/gl200.ts';
+import { protocol } from '../../protocols/gl200/index.ts';
 import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
 
 const ctx = (config: Record<string, unknown> = {}): DecodeContext => ({ now: Date.UTC(2026, 0, 1), transport: 'tcp', config, session: {} });

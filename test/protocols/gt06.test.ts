@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { protocol, buildFrame } from '../../protocols/gt06.ts';
+import { protocol, buildFrame } from '../../protocols/gt06/index.ts';
 import { crc16X25 } from '../../protocols/binary.ts';
 import { FrameError, type DecodeContext } from '../../protocols/types.ts';
 

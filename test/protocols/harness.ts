@@ -75,9 +75,8 @@ export function replayGroup(protocol: Protocol, lines: CaptureLine[], now = REPL
   const steps: ReplayStep[] = [];
   for (const line of lines) {
     ctx.config = { ...ctx.config, ...(line.decoder_config ?? {}) };
-    // A capture whose source stubbed the media store says what the stub answers: give the decoder that store.
+    // A capture whose source stubbed the media store says what the stub answers: name the files so, as the gateway would.
     const stub = typeof ctx.config.mediaManager === 'string' ? /returns the name (\S+)/.exec(ctx.config.mediaManager) : null;
-    if (stub) ctx.media = { store: () => stub[1] };
     ctx.transport = line.transport === 'udp' ? 'udp' : line.transport === 'http' ? 'http' : 'tcp';
     try {
       let result: DecodeResult;
@@ -92,6 +91,7 @@ export function replayGroup(protocol: Protocol, lines: CaptureLine[], now = REPL
         result = protocol.decode(payloadBytes(line), ctx);
       }
       if (result.deviceId) ctx.deviceId = result.deviceId;
+      if (stub) for (const m of result.media ?? []) result.records![m.record].attributes[m.attribute] = stub[1];
       const records = (result.records ?? []).filter((r) => r.deviceId ?? ctx.deviceId);
       steps.push({ line, result, records });
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { protocol } from '../../protocols/jt808.ts';
+import { protocol } from '../../protocols/jt808/index.ts';
 import { FrameError, type DecodeContext } from '../../protocols/types.ts';
 
 const ctx = (over: Partial<DecodeContext> = {}): DecodeContext => ({ now: Date.UTC(2025, 0, 2, 3, 4, 5), transport: 'tcp', config: {}, session: {}, ...over });

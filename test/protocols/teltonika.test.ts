@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { protocol } from '../../protocols/teltonika.ts';
+import { protocol } from '../../protocols/teltonika/index.ts';
 import { crc16Ibm } from '../../protocols/binary.ts';
 import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
 import { messageLines, payloadBytes } from './harness.ts';

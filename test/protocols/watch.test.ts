@@ -1,6 +1,5 @@
 import { describe, it, expect } from 'vitest';
 import { protocol } from '../../protocols/watch.ts';
-import type { MediaStore } from '../../protocols/types.ts';
 import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
 
 const NOW = Date.UTC(2024, 0, 1);
@@ -22,17 +21,27 @@ describe('watch replies', () => {
     expect(reply('[SG*9059056143*0053*UD,251021,223408,A,41.46500,N,081.53128,W,0.926,000,0,00,70,70,0,50,00000000,0,1,,,,00]')).toBeUndefined();
   });
 
-  it('acknowledges each voice part and stores the note once complete', () => {
-    const stored: Array<[string, string, string]> = [];
-    const media: MediaStore = { store: (id, data, ext) => (stored.push([id, data.toString('latin1'), ext]), 'note.amr') };
-    const c = { ...ctx({}), media };
+  it('acknowledges each voice part and returns the note as data once complete', () => {
+    const c = ctx({});
     const part = (n: number, data: string) => decode(`[ZJ*7*0034*0000*JXTK,0,watch_7,${n},2,${data}]`, c);
     const first = part(1, 'ab');
     expect(first.reply?.toString()).toBe('[ZJ*7*0034*0007*JXTKR,1]');
     expect(first.records).toBeUndefined();
-    expect(part(2, 'cd').records).toEqual([{ time: NOW, attributes: { audio: 'note.amr' } }]);
-    expect(stored).toEqual([['7', 'abcd', 'amr']]);
+    expect(first.media).toBeUndefined();
+    const last = part(2, 'cd');
+    // The decoder does no I/O: the record's attribute is left for the gateway to name the file.
+    expect(last.records).toEqual([{ time: NOW, attributes: { audio: '' } }]);
+    expect(last.media).toEqual([{ record: 0, attribute: 'audio', data: Buffer.from('abcd'), extension: 'amr' }]);
     expect(c.session.audio).toBeUndefined();
+  });
+
+  it('returns a whole voice note and a photo as data', () => {
+    const voice = decode('[3G*1*0008*TK,#!AMR\x01\x02]');
+    expect(voice.reply?.toString()).toBe('[3G*1*0004*TK,1]');
+    expect(voice.media).toEqual([{ record: 0, attribute: 'audio', data: Buffer.from('#!AMR\x01\x02', 'latin1'), extension: 'amr' }]);
+    const photo = decode('[3G*1*0016*img,1,240101120000,\xff\xd8\xff]');
+    expect(photo.records).toEqual([{ time: NOW, attributes: { image: '' } }]);
+    expect(photo.media).toEqual([{ record: 0, attribute: 'image', data: Buffer.from([0xff, 0xd8, 0xff]), extension: 'jpg' }]);
   });
 });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protocol as teltonika } from '../../protocols/teltonika.ts';
+import { protocol as teltonika } from '../../protocols/teltonika/index.ts';
 import { fsm } from '../helpers/cli.ts';
 import { startFakeServer, type FakeServer } from './fake-server.ts';
 

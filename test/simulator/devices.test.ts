@@ -3,9 +3,9 @@
  * decoded by our protocol modules and must give back the fixes they were built from.
  */
 import { describe, expect, it } from 'vitest';
-import { protocol as gt06Protocol } from '../../protocols/gt06.ts';
+import { protocol as gt06Protocol } from '../../protocols/gt06/index.ts';
 import { protocol as osmandProtocol } from '../../protocols/osmand.ts';
-import { protocol as teltonikaProtocol } from '../../protocols/teltonika.ts';
+import { protocol as teltonikaProtocol } from '../../protocols/teltonika/index.ts';
 import { protocol as wialonProtocol } from '../../protocols/wialon.ts';
 import { crc16Ibm } from '../../protocols/binary.ts';
 import type { DecodeContext, DeviceRecord, Protocol } from '../../protocols/types.ts';

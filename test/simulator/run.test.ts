@@ -4,9 +4,9 @@
  * and dropped connections lead to reconnects and resends, never to a lost or double-counted record.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { protocol as gt06 } from '../../protocols/gt06.ts';
+import { protocol as gt06 } from '../../protocols/gt06/index.ts';
 import { protocol as osmand } from '../../protocols/osmand.ts';
-import { protocol as teltonika } from '../../protocols/teltonika.ts';
+import { protocol as teltonika } from '../../protocols/teltonika/index.ts';
 import { protocol as wialon } from '../../protocols/wialon.ts';
 import { runSimulation, SimulationOptionError, type SimulationOptions } from '../../src/simulator/index.ts';
 import { startFakeHttpServer, startFakeServer, type FakeServer } from './fake-server.ts';
