@@ -58,7 +58,7 @@ async function server() {
   return { s, owner, port: s.running.gateway.ports.watch.tcp! };
 }
 const storedAttrs = (t: TestServer, deviceId: string) =>
-  (t.store.db.prepare('SELECT f.attrs FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? ORDER BY f.time').pluck().all(deviceId) as string[]).map((a) => JSON.parse(a));
+  (t.sql.prepare('SELECT f.attrs FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? ORDER BY f.time').pluck().all(deviceId) as string[]).map((a) => JSON.parse(a));
 
 describe('media over a real socket', () => {
   it('stores a voice note after the commit its ACK confirms; the record names the file', async () => {
