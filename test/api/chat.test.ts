@@ -60,9 +60,11 @@ describe('sending', () => {
     expect(status(r.body.id)).toBe('PENDING');
     d.socket.write(codec12(0x06, 'Received'));
     await d.wait(() => status(r.body.id) === 'DELIVERED');
-    s.store.chat.markTrackersRead([truck]); // the response is also text from the device
+    // the response is also text from the device: an INCOMING message, marked read here
+    await d.wait(() => s.store.chat.unread(truck) > 0);
+    s.store.chat.markTrackersRead([truck]);
     const list = (await s.call('tracker/chat/list', { hash: ann.hash, tracker_id: truck })).body.list;
-    expect(list.at(-1)).toEqual({ id: r.body.id, submit_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), update_time: expect.stringMatching(/^\d{4}-/), text: 'Go to depot 4', type: 'OUTGOING', status: 'DELIVERED', employee_id: null });
+    expect(list.find((m: { id: number }) => m.id === r.body.id)).toEqual({ id: r.body.id, submit_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), update_time: expect.stringMatching(/^\d{4}-/), text: 'Go to depot 4', type: 'OUTGOING', status: 'DELIVERED', employee_id: null });
     d.socket.destroy();
   });
 
@@ -80,6 +82,7 @@ describe('sending', () => {
     d.socket.write(codec12(0x06, 'Received'));
     await d.wait(() => status(r.body.id) === 'DELIVERED');
     expect(status(r.body.id)).toBe('DELIVERED');
+    await d.wait(() => s.store.chat.unread(truck) > 0);
     s.store.chat.markTrackersRead([truck]);
     d.socket.destroy();
   });
