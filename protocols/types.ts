@@ -51,6 +51,8 @@ export interface DecodeResult {
   records?: DeviceRecord[];
   /** Bytes the device expects back. Sent by the gateway after the records are committed. */
   reply?: Buffer;
+  /** The device confirms it received the oldest command sent to it (protocols with `commandAcks`). */
+  commandAck?: boolean;
   /** Files the device sent (photos, voice notes), as data: the gateway stores them after the commit. */
   media?: MediaFile[];
 }
@@ -156,6 +158,8 @@ export interface Protocol {
   commands?: string[];
   /** True where the protocol carries free text to the device (chat `message`). */
   carriesText?: boolean;
+  /** True where the device confirms each command it receives, seen as `commandAck` in a decode result. */
+  commandAcks?: boolean;
   /**
    * Bytes that tell a device it is refused (unknown or blocked) before the connection closes, where
    * the protocol defines them (Teltonika answers its IMEI packet with 0x00). Absent: just close.

@@ -301,6 +301,8 @@ const HANDLERS: Record<string, Handler> = {
   B: blackBox,
   M: message,
   P: (p) => ({ deviceId: p.id, reply: answer('P') }),
+  // `#AM#1`: the device's answer to a message the server sent it (`#AM#0`: taken, but not shown)
+  AM: (p) => ({ deviceId: p.id, commandAck: true }),
   I: photo,
 };
 
@@ -338,5 +340,6 @@ export const protocol: Protocol = {
   decode,
   commands: ['custom', 'message'],
   carriesText: true,
+  commandAcks: true,
   encode,
 };

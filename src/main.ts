@@ -8,11 +8,22 @@ import type { Services } from './api/kernel.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
+import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
 import { createGeocoder } from './geocoder/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
+import { readFileSync } from 'node:fs';
+
+/** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
+export function openFileLimit(): number | undefined {
+  try {
+    return parseOpenFileLimit(readFileSync('/proc/self/limits', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Running {
   config: Readonly<Config>;
@@ -35,8 +46,12 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const address = await api.listen({ host: config.http.host, port: config.http.port });
   const port = (api.server.address() as { port: number }).port;
   print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
+  // Device connections must leave descriptors for the API and the database (docs/gateway.md).
+  const { limits, notes } = connectionLimits(config.gateway, openFileLimit());
+  notes.forEach(print);
   const gateway = await startGateway(config, store, {
     ...chat.hooks(),
+    connectionLimits: limits,
     log: (level, msg, data) => api.log[level](data ?? {}, msg),
   });
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).

@@ -91,6 +91,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   const result: DecodeResult = {};
   if (out.rec) result.records = [out.rec];
   if (reply) result.reply = reply;
+  if (long ? type === T.stringInfo : type === T.string) result.commandAck = true; // the answer to a 0x80 command
   return result;
 }
 
@@ -137,5 +138,6 @@ export const protocol: Protocol = {
   decode,
   commands: Object.keys(COMMANDS),
   carriesText: true,
+  commandAcks: true,
   encode,
 };

@@ -216,7 +216,8 @@ function decode(input: Buffer, ctx: DecodeContext): DecodeResult {
   const frame = ctx.transport === 'udp' && input.length > 1 ? unescape(input, 0, input.length - 1) : input;
   const h = readHeader(frame);
   const { records, reply } = decodeMessage(h, ctx);
-  return { deviceId: h.uniqueId, records, reply };
+  // 0x0001: the terminal's general response to a platform message (a command or text sent to it)
+  return { deviceId: h.uniqueId, records, reply, commandAck: h.type === MSG.terminalResponse || undefined };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,5 +326,6 @@ export const protocol: Protocol = {
   decode,
   commands: ['custom', 'message', 'engineStop', 'engineResume', 'rebootDevice', 'positionSingle', 'positionPeriodic'],
   carriesText: true,
+  commandAcks: true,
   encode,
 };

@@ -330,8 +330,11 @@ function decodeTcp(frame: Buffer, ctx: DecodeContext, session: Session): DecodeR
   // The CRC is not checked: real devices (9 of the captured packets) send wrong CRCs with good data.
   if (!ctx.deviceId) return {}; // data before the IMEI: not acknowledged, the device resends after login
   const { records, reply, count } = decodeData(r, ctx, session);
-  return { records, reply: count >= 0 ? u32(count) : reply };
+  return { records, reply: count >= 0 ? u32(count) : reply, commandAck: isCommandResponse(records, count) || undefined };
 }
+
+/** A Codec 12 response (type 0x06): the device's answer to a command the server sent. */
+const isCommandResponse = (records: DeviceRecord[], count: number) => count < 0 && records.some((rec) => rec.attributes.type === 0x06);
 
 function decodeUdp(frame: Buffer, ctx: DecodeContext, session: Session): DecodeResult {
   const r = new Reader(frame);
@@ -342,7 +345,7 @@ function decodeUdp(frame: Buffer, ctx: DecodeContext, session: Session): DecodeR
   const imei = r.ascii(r.u16());
   if (!/^[0-9]{1,20}$/.test(imei)) throw new DecodeError('bad IMEI');
   const { records, reply, count } = decodeData(r, { ...ctx, deviceId: imei }, session);
-  if (count < 0) return { deviceId: imei, records, reply };
+  if (count < 0) return { deviceId: imei, records, reply, commandAck: isCommandResponse(records, count) || undefined };
   const ack = Buffer.from([0x00, 0x05, packetId >> 8, packetId & 0xff, 0x01, avlPacketId, count]);
   return { deviceId: imei, records, reply: ack };
 }
@@ -425,5 +428,6 @@ export const protocol: Protocol = {
   decode,
   commands: Object.keys(COMMANDS),
   carriesText: true,
+  commandAcks: true,
   encode,
 };

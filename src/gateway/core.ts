@@ -21,13 +21,38 @@ export interface GatewayStats {
 
 /** Where the gateway reports things it does not handle itself (chat, logs). */
 export interface GatewayHooks {
-  /** A device identified itself on a channel that can carry commands. */
+  /**
+   * A device identified itself on a channel that can carry commands. Called once the reply to the
+   * identifying frame (login, or the first data frame where the protocol has no login) is written,
+   * so a command sent from here reaches the device after the answer it waits for.
+   */
   online?(source: Source, channel: OutboundChannel): void;
+  /** The device confirmed the oldest command written to it (the frame's `commandAck`). */
+  commandAck?(source: Source, channel: OutboundChannel): void;
   offline?(source: Source, channel: OutboundChannel): void;
   /** Committed records that carry text from the device (command replies, chat). */
   texts?(source: Source, texts: Array<{ text: string; time: number }>): void;
   log?(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void;
+  /**
+   * Connection limits main derives from the settings and the process's open-file limit
+   * (src/gateway/limits.ts); absent members keep their defaults.
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
+
+/** Limits of TCP device connections, shared by every listener. */
+export interface ConnectionLimits {
+  /** A connection that has not identified its device within this time is closed. */
+  identifyMs: number;
+  /** A frame must be complete this long after its first byte arrived. */
+  frameMs: number;
+  /** Open device connections in total, over all listeners. */
+  maxConnections: number;
+  /** Open device connections from one remote address, over all listeners. */
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({ identifyMs: 30_000, frameMs: 15_000, maxConnections: 100_000, maxConnectionsPerAddress: 1000 });
 
 /** A live way to send bytes to a device (a TCP connection, a UDP peer). */
 export interface OutboundChannel {
@@ -40,13 +65,18 @@ export interface OutboundChannel {
 
 export class GatewayCore {
   readonly stats: GatewayStats = { connections: 0, frames: 0, records: 0, malformed: 0, unknown: 0, blocked: 0, refusedConnections: 0, storeFailures: 0 };
+  /** Open TCP device connections per remote address, over all listeners. */
+  readonly perAddress = new Map<string, number>();
+  readonly limits: ConnectionLimits;
   constructor(
     readonly registry: DeviceRegistry,
     readonly writer: FixWriter,
     readonly hooks: GatewayHooks = {},
     readonly now: () => number = Date.now,
     readonly media?: MediaFiles,
-  ) {}
+  ) {
+    this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...hooks.connectionLimits };
+  }
 }
 
 /** The outcome of one decoded frame. */
@@ -56,6 +86,8 @@ export interface Handled {
   reply?: Buffer;
   /** The device is unknown or blocked: send `refusal` (if any) and close. */
   refused?: { reason: 'unknown' | 'blocked'; refusal?: Buffer };
+  /** This frame identified the device: call once `reply` is written (or, without one, once committed). */
+  identified?: () => void;
 }
 
 export class DeviceSession {
@@ -97,25 +129,35 @@ export class DeviceSession {
         core.stats.blocked++;
         return { committed: Promise.resolve(), refused: { reason: 'blocked', refusal: this.protocol.refuse?.(this.ctx) } };
       }
-      if (source !== this.source) {
-        const before = this.source;
-        this.source = source;
-        if (this.channel && before?.id !== source.id) core.hooks.online?.(source, this.channel);
-      }
     }
+    let identified: (() => void) | undefined;
+    if (source && source !== this.source) {
+      const before = this.source;
+      this.source = source;
+      const channel = this.channel;
+      const online = core.hooks.online;
+      if (channel && online && before?.id !== source.id) identified = () => online(source, channel);
+    }
+    if (result.commandAck && source && this.channel) core.hooks.commandAck?.(source, this.channel);
     const records = result.records ?? [];
-    if (!records.length || !source) return { committed: Promise.resolve(), reply: result.reply };
+    if (!records.length || !source) return { committed: Promise.resolve(), reply: result.reply, identified };
     core.stats.records += records.length;
     // Media files are named into their records before the submit and written only after the commit.
     const writeMedia = result.media?.length && core.media ? core.media.prepare(source.deviceId, records, result.media) : undefined;
-    const committed = core.writer.submit(source.id, records, core.now());
+    const now = core.now();
+    const committed = core.writer.submit(source.id, records, now);
     if (writeMedia) committed.then(writeMedia, () => undefined);
-    const texts = textsOf(records);
+    const texts = textsOf(records, now);
     if (texts.length && core.hooks.texts) {
       const src = source;
       committed.then(() => core.hooks.texts!(src, texts), () => undefined);
     }
-    return { committed, reply: result.reply };
+    return { committed, reply: result.reply, identified };
+  }
+
+  /** Whether a registered device has identified itself on this session. */
+  get isIdentified(): boolean {
+    return this.source !== undefined;
   }
 
   close(): void {
@@ -123,11 +165,11 @@ export class DeviceSession {
   }
 }
 
-function textsOf(records: DeviceRecord[]): Array<{ text: string; time: number }> {
+function textsOf(records: DeviceRecord[], now: number): Array<{ text: string; time: number }> {
   const out: Array<{ text: string; time: number }> = [];
   for (const r of records) {
     const t = r.attributes?.result;
-    if (typeof t === 'string' && t.trim()) out.push({ text: t, time: r.time ?? Date.now() });
+    if (typeof t === 'string' && t.trim()) out.push({ text: t, time: r.time ?? now });
   }
   return out;
 }

@@ -1,10 +1,11 @@
 /**
  * Which devices may send data: an in-memory map of registered sources, reloaded when the
  * database's tracker version moves (checked every second, so a tracker added with the admin
- * command is recognised within 2 s). Unknown devices are recorded, at most once per device and
- * interval, so a device retrying forever costs no database write per attempt.
+ * command is recognised within 2 s). Unknown devices are gathered in memory (the newest
+ * UNKNOWN_DEVICES_KEPT, repeats counted) and written in one transaction per tick, so a flood of
+ * attempts costs no database write per attempt and the list stays bounded.
  */
-import type { DeviceStore, SourceEntry } from '../store/devices.ts';
+import { UNKNOWN_DEVICES_KEPT, type DeviceStore, type SourceEntry, type UnknownAttempts } from '../store/devices.ts';
 
 export interface Source {
   id: number;
@@ -18,12 +19,12 @@ export class DeviceRegistry {
   private byDevice = new Map<string, Source>();
   private version = -1;
   private timer?: NodeJS.Timeout;
-  private unknownPending = new Map<string, { protocol: string; address: string; at: number; attempts: number }>();
-  private unknownWritten = new Map<string, number>();
+  /** Attempts of unknown devices since the last write, least recently seen first. */
+  private unknownPending = new Map<string, UnknownAttempts>();
 
   constructor(
     private store: DeviceStore,
-    private opts: { pollMs?: number; unknownIntervalMs?: number; onChange?: () => void } = {},
+    private opts: { pollMs?: number; onChange?: () => void } = {},
   ) {
     this.reload();
     this.timer = setInterval(() => this.refresh(), opts.pollMs ?? 1000);
@@ -58,34 +59,34 @@ export class DeviceRegistry {
     return undefined;
   }
 
-  /** Note an unknown device; written to the database in the next refresh, throttled per device. */
+  /** Note an unknown device's attempt; written in the next refresh. */
   noteUnknown(deviceId: string, protocol: string, address: string, at: number): void {
     const key = `${protocol}\u0000${deviceId}`;
     const p = this.unknownPending.get(key);
     if (p) {
       p.attempts++;
-      p.at = at;
+      p.last = Math.max(p.last, at);
       p.address = address;
-    } else if (this.unknownPending.size < 10_000) this.unknownPending.set(key, { protocol, address, at, attempts: 1 });
+      // Moved to the end: the map stays ordered from least to most recently seen.
+      this.unknownPending.delete(key);
+      this.unknownPending.set(key, p);
+      return;
+    }
+    // Only the newest entries are kept in the database, so older ones need not be written at all.
+    if (this.unknownPending.size >= UNKNOWN_DEVICES_KEPT) this.unknownPending.delete(this.unknownPending.keys().next().value!);
+    this.unknownPending.set(key, { deviceId, protocol, address, first: at, last: at, attempts: 1 });
   }
 
   private flushUnknown(): void {
-    const interval = this.opts.unknownIntervalMs ?? 10_000;
-    const now = Date.now();
-    for (const [key, p] of this.unknownPending) {
-      const last = this.unknownWritten.get(key) ?? 0;
-      if (now - last < interval && last) continue;
-      this.store.recordUnknown(key.split('\u0000')[1], p.protocol, p.address, p.at, p.attempts);
-      this.unknownWritten.set(key, now);
-      this.unknownPending.delete(key);
-    }
-    if (this.unknownWritten.size > 100_000) this.unknownWritten.clear();
+    if (!this.unknownPending.size) return;
+    const batch = [...this.unknownPending.values()];
+    this.unknownPending.clear();
+    this.store.recordUnknown(batch);
   }
 
   close(): void {
     clearInterval(this.timer);
     try {
-      this.unknownWritten.clear();
       this.flushUnknown();
     } catch {
       /* closing anyway */

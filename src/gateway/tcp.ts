@@ -1,6 +1,9 @@
 /**
  * TCP listener of one protocol: one DeviceConnection per socket. Frames are decoded as they
  * arrive; replies go out in frame order, each only after its frame's records are committed.
+ * Commands to the device queue behind those replies, and start only once the frame that
+ * identified the device has been answered. A connection must identify its device, and complete
+ * each frame, within the deadlines of `core.limits`; the connection counts are shared by all listeners.
  */
 import net from 'node:net';
 import { DecodeError, FrameError, type Framer, type Protocol } from '../../protocols/types.ts';
@@ -8,17 +11,19 @@ import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts
 
 export interface TcpLimits {
   idleMs: number;
+  /** Also bounded by `core.limits.maxConnectionsPerAddress` (the lower one applies). */
   maxConnectionsPerAddress: number;
   /** Frames awaiting their commit on one connection before it stops reading (backpressure). */
   maxInflight: number;
 }
 
 export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, port: number, limits: TcpLimits): Promise<net.Server> {
-  const perAddress = new Map<string, number>();
+  const perAddress = core.perAddress;
+  const maxPerAddress = Math.min(limits.maxConnectionsPerAddress, core.limits.maxConnectionsPerAddress);
   const server = net.createServer((socket) => {
     const address = socket.remoteAddress ?? '?';
     const n = perAddress.get(address) ?? 0;
-    if (n >= limits.maxConnectionsPerAddress) {
+    if (n >= maxPerAddress || core.stats.connections >= core.limits.maxConnections) {
       core.stats.refusedConnections++;
       socket.destroy();
       return;
@@ -50,6 +55,9 @@ class DeviceConnection implements OutboundChannel {
   private inflight = 0;
   private closed = false;
   readonly session: DeviceSession;
+  private identifyTimer: NodeJS.Timeout;
+  /** Runs while an incomplete frame is buffered: the frame must be complete before it fires. */
+  private frameTimer?: NodeJS.Timeout;
 
   constructor(
     private core: GatewayCore,
@@ -61,6 +69,7 @@ class DeviceConnection implements OutboundChannel {
     this.session = new DeviceSession(core, protocol, 'tcp', `${socket.remoteAddress}:${socket.remotePort}`, this);
     socket.setNoDelay(true);
     socket.setTimeout(limits.idleMs, () => this.onIdle());
+    this.identifyTimer = setTimeout(() => this.onIdentifyDeadline(), core.limits.identifyMs);
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
@@ -73,19 +82,30 @@ class DeviceConnection implements OutboundChannel {
     return !this.closed;
   }
 
+  /** A command to the device: written after every reply already queued, never between a frame and its answer. */
   send(bytes: Buffer): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('connection closed'));
+    const sent = this.tail.then(() => this.write(bytes));
+    this.tail = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private write(bytes: Buffer): Promise<void> {
     if (this.socket.destroyed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => this.socket.write(bytes, (e) => (e ? reject(e) : resolve())));
   }
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
+    const startedFrame = this.pending.length === 0;
     this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    let framed = false;
     try {
       for (;;) {
         const f = this.framer.next(this.pending);
         if (!f) break;
         if (f.consumed <= 0) throw new FrameError('framer consumed nothing');
+        framed = true;
         this.pending = this.pending.subarray(f.consumed);
         if (f.frame.length) this.onFrame(f.frame);
         if (this.closed) return;
@@ -93,7 +113,31 @@ class DeviceConnection implements OutboundChannel {
       if (this.pending.length > this.protocol.maxFrameSize) throw new FrameError(`no frame within ${this.protocol.maxFrameSize} bytes`);
     } catch (e) {
       this.malformed(e);
+      return;
     }
+    // The deadline runs from a frame's first byte; more bytes of the same frame do not extend it.
+    if (!this.pending.length) this.stopFrameTimer();
+    else if (startedFrame || framed || !this.frameTimer) this.startFrameTimer();
+  }
+
+  private startFrameTimer(): void {
+    if (this.frameTimer) this.frameTimer.refresh();
+    else this.frameTimer = setTimeout(() => this.onFrameDeadline(), this.core.limits.frameMs);
+  }
+
+  private stopFrameTimer(): void {
+    clearTimeout(this.frameTimer);
+    this.frameTimer = undefined;
+  }
+
+  private onFrameDeadline(): void {
+    // Not reading because of backpressure: the rest of the frame is waiting on our side.
+    if (this.inflight >= this.limits.maxInflight) this.frameTimer?.refresh();
+    else this.close('frame deadline');
+  }
+
+  private onIdentifyDeadline(): void {
+    if (!this.session.isIdentified) this.close('identify deadline');
   }
 
   private onFrame(frame: Buffer): void {
@@ -102,7 +146,7 @@ class DeviceConnection implements OutboundChannel {
     if (h.refused) {
       const refusal = h.refused.refusal;
       this.tail = this.tail.then(async () => {
-        if (refusal) await this.send(refusal).catch(() => undefined);
+        if (refusal) await this.write(refusal).catch(() => undefined);
         this.close(h.refused!.reason);
       });
       this.closed = true; // read nothing more; the tail closes the socket after pending ACKs
@@ -110,12 +154,14 @@ class DeviceConnection implements OutboundChannel {
     }
     this.inflight++;
     if (this.inflight >= this.limits.maxInflight) this.socket.pause();
-    const reply = h.reply;
+    const { reply, identified } = h;
     this.tail = this.tail
       .then(() => h.committed)
       .then(
         async () => {
-          if (reply && !this.socket.destroyed) await this.send(reply);
+          if (reply && !this.socket.destroyed) await this.write(reply);
+          // Commands may go out now: the device has its answer to the frame that identified it.
+          if (identified && !this.closed) identified();
         },
         () => {
           // The store could not take the data: no ACK; the device keeps its buffer and retries.
@@ -141,10 +187,14 @@ class DeviceConnection implements OutboundChannel {
     if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, error: String((e as Error)?.stack ?? e) });
     // Acknowledge what was committed before the bad frame, then close.
     this.closed = true;
+    clearTimeout(this.identifyTimer);
+    this.stopFrameTimer();
     this.tail.finally(() => this.socket.destroy());
   }
 
   private close(_why?: string): void {
+    clearTimeout(this.identifyTimer);
+    this.stopFrameTimer();
     if (!this.socket.destroyed) {
       this.closed = true;
       // Let queued ACKs go out first.

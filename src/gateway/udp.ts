@@ -14,7 +14,7 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
   const socket = dgram.createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
   const peers = new Map<string, { session: DeviceSession; seen: number }>();
   const sweep = setInterval(() => {
-    const old = Date.now() - SESSION_IDLE_MS;
+    const old = core.now() - SESSION_IDLE_MS;
     for (const [k, p] of peers) if (p.seen < old) peers.delete(k);
   }, 60_000);
   sweep.unref();
@@ -35,7 +35,7 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
       peer = { session: new DeviceSession(core, protocol, 'udp', key, channel), seen: 0 };
       peers.set(key, peer);
     }
-    peer.seen = Date.now();
+    peer.seen = core.now();
     let h;
     try {
       h = peer.session.handle(protocol.decode!(msg, peer.session.context()));
@@ -48,9 +48,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
       peers.delete(key);
       return;
     }
-    const reply = h.reply;
+    const { reply, identified } = h;
     h.committed.then(
-      () => reply && socket.send(reply, rinfo.port, rinfo.address),
+      () => {
+        // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
+        if (reply) socket.send(reply, rinfo.port, rinfo.address, () => identified?.());
+        else identified?.();
+      },
       () => core.stats.storeFailures++, // no ACK: the device sends the datagram again
     );
   });

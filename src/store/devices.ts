@@ -19,12 +19,26 @@ export interface UnknownDevice {
   count: number;
 }
 
+/** One unknown device's attempts since the last batch. */
+export interface UnknownAttempts {
+  deviceId: string;
+  protocol: string;
+  address: string;
+  first: number;
+  last: number;
+  attempts: number;
+}
+
+/** The unknown-device list keeps the devices seen most recently, this many. */
+export const UNKNOWN_DEVICES_KEPT = 1000;
+
 export class DeviceStore {
   private sourcesStmt;
   private versionStmt;
   private unknownStmt;
+  private unknownTrim;
   private unknownList;
-  constructor(db: DB) {
+  constructor(private db: DB) {
     this.sourcesStmt = db.prepare<[], SourceEntry>(
       `SELECT s.id, s.device_id, s.protocol, s.blocked,
               (SELECT group_concat(t.id) FROM trackers t WHERE t.source_id = s.id AND t.deleted = 0) AS tracker_ids
@@ -33,8 +47,9 @@ export class DeviceStore {
     this.versionStmt = db.prepare("SELECT value FROM versions WHERE name = 'trackers'").pluck();
     this.unknownStmt = db.prepare(
       `INSERT INTO unknown_devices (device_id, protocol, address, first_seen, last_seen, count) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (device_id, protocol) DO UPDATE SET address = excluded.address, last_seen = excluded.last_seen, count = count + excluded.count`,
+       ON CONFLICT (device_id, protocol) DO UPDATE SET address = excluded.address, last_seen = max(last_seen, excluded.last_seen), count = count + excluded.count`,
     );
+    this.unknownTrim = db.prepare('DELETE FROM unknown_devices WHERE rowid IN (SELECT rowid FROM unknown_devices ORDER BY last_seen DESC, rowid DESC LIMIT -1 OFFSET ?)');
     this.unknownList = db.prepare<[], UnknownDevice>('SELECT * FROM unknown_devices ORDER BY last_seen DESC');
   }
   /** Every registered, uncorrupted source. */
@@ -45,8 +60,16 @@ export class DeviceStore {
   version(): number {
     return this.versionStmt.get() as number;
   }
-  recordUnknown(deviceId: string, protocol: string, address: string, at: number, attempts: number): void {
-    this.unknownStmt.run(deviceId, protocol, address, at, at, attempts);
+  /**
+   * Adds a batch of attempts in one transaction (a repeat counts on its device's row), then drops
+   * all but the `keep` devices seen most recently.
+   */
+  recordUnknown(batch: UnknownAttempts[], keep = UNKNOWN_DEVICES_KEPT): void {
+    if (!batch.length) return;
+    this.db.transaction(() => {
+      for (const u of batch) this.unknownStmt.run(u.deviceId, u.protocol, u.address, u.first, u.last, u.attempts);
+      this.unknownTrim.run(keep);
+    })();
   }
   unknown(): UnknownDevice[] {
     return this.unknownList.all();

@@ -49,15 +49,22 @@ afterAll(() => s.close());
 const status = (id: number) => s.store.chat.get(id)!.status;
 
 describe('sending', () => {
-  it('to a connected device: written as Codec 12 text, then DELIVERED with update_time', async () => {
+  it('to a connected device: written as Codec 12 text, DELIVERED with update_time once the device answers it', async () => {
     const d = await device(port, '356307042441013');
     const r = await s.call('tracker/chat/send', { hash: ann.hash, tracker_id: truck, message: 'Go to depot 4' });
     expect(r.body).toEqual({ success: true, id: expect.any(Number) });
     expect(await d.wait(() => d.got().includes(Buffer.from('Go to depot 4')))).toBe(true);
     expect(d.got().subarray(1).toString('hex')).toBe(codec12(0x05, 'Go to depot 4').toString('hex'));
+    // written, not yet confirmed: Teltonika confirms a command with a Codec 12 response (type 0x06)
+    await new Promise((res) => setTimeout(res, 200));
+    expect(status(r.body.id)).toBe('PENDING');
+    d.socket.write(codec12(0x06, 'Received'));
     await d.wait(() => status(r.body.id) === 'DELIVERED');
+    // the response is also text from the device: an INCOMING message, marked read here
+    await d.wait(() => s.store.chat.unread(truck) > 0);
+    s.store.chat.markTrackersRead([truck]);
     const list = (await s.call('tracker/chat/list', { hash: ann.hash, tracker_id: truck })).body.list;
-    expect(list.at(-1)).toEqual({ id: r.body.id, submit_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), update_time: expect.stringMatching(/^\d{4}-/), text: 'Go to depot 4', type: 'OUTGOING', status: 'DELIVERED', employee_id: null });
+    expect(list.find((m: { id: number }) => m.id === r.body.id)).toEqual({ id: r.body.id, submit_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), update_time: expect.stringMatching(/^\d{4}-/), text: 'Go to depot 4', type: 'OUTGOING', status: 'DELIVERED', employee_id: null });
     d.socket.destroy();
   });
 
@@ -72,8 +79,11 @@ describe('sending', () => {
     expect(status(r.body.id)).toBe('PENDING');
     const d = await device(port, '356307042441013');
     expect(await d.wait(() => d.got().includes(Buffer.from('Call the office')))).toBe(true);
+    d.socket.write(codec12(0x06, 'Received'));
     await d.wait(() => status(r.body.id) === 'DELIVERED');
     expect(status(r.body.id)).toBe('DELIVERED');
+    await d.wait(() => s.store.chat.unread(truck) > 0);
+    s.store.chat.markTrackersRead([truck]);
     d.socket.destroy();
   });
 

@@ -1,0 +1,57 @@
+/**
+ * Device connection limits that fit the process's open-file limit: every connection holds a file
+ * descriptor, and so do the API's connections, the SQLite files (per thread) and the listeners.
+ * Some descriptors are kept back for those, so that idle device sockets can never starve the API.
+ */
+import type { ConnectionLimits } from './core.ts';
+
+/** Descriptors kept for everything but device connections: a quarter of the limit, 128 to 1024. */
+export function reservedDescriptors(openFileLimit: number): number {
+  return Math.min(1024, Math.max(128, Math.floor(openFileLimit / 4)));
+}
+
+export interface ConnectionSettings {
+  identifySeconds: number;
+  frameSeconds: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+}
+
+/**
+ * The limits to use, and what to tell the operator. `openFileLimit` undefined: unknown (not
+ * Linux), the settings apply as they are.
+ */
+export function connectionLimits(settings: ConnectionSettings, openFileLimit: number | undefined): { limits: ConnectionLimits; notes: string[] } {
+  const limits: ConnectionLimits = {
+    identifyMs: settings.identifySeconds * 1000,
+    frameMs: settings.frameSeconds * 1000,
+    maxConnections: settings.maxConnections,
+    maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
+  };
+  if (openFileLimit === undefined || !Number.isFinite(openFileLimit)) {
+    return { limits, notes: [`Device connections: at most ${limits.maxConnections} in total, ${limits.maxConnectionsPerAddress} per address (open-file limit ${openFileLimit === undefined ? 'unknown' : 'unlimited'})`] };
+  }
+  const reserved = reservedDescriptors(openFileLimit);
+  const fits = Math.max(0, openFileLimit - reserved);
+  const notes: string[] = [];
+  const why = `the open-file limit is ${openFileLimit} (ulimit -n) and ${reserved} are kept for the API and the database`;
+  if (limits.maxConnections > fits) {
+    notes.push(`FSM_GATEWAY_MAX_CONNECTIONS=${limits.maxConnections} exceeds what fits: ${why}; using ${fits}`);
+    limits.maxConnections = fits;
+  }
+  if (limits.maxConnectionsPerAddress > limits.maxConnections) {
+    notes.push(`FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS=${limits.maxConnectionsPerAddress} exceeds the total of ${limits.maxConnections}; using ${limits.maxConnections}`);
+    limits.maxConnectionsPerAddress = limits.maxConnections;
+  }
+  notes.push(`Device connections: at most ${limits.maxConnections} in total, ${limits.maxConnectionsPerAddress} per address (open-file limit ${openFileLimit})`);
+  return { limits, notes };
+}
+
+/** The soft open-file limit from a /proc/<pid>/limits text; undefined when absent, Infinity for unlimited. */
+export function parseOpenFileLimit(procLimits: string): number | undefined {
+  const m = /^Max open files\s+(\S+)/m.exec(procLimits);
+  if (!m) return undefined;
+  if (m[1] === 'unlimited') return Infinity;
+  const n = Number(m[1]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
