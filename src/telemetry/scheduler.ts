@@ -10,7 +10,7 @@
 import { Piscina } from 'piscina';
 import { cpus } from 'node:os';
 import type { Store } from '../store/index.ts';
-import type { RoundResult, RoundTask, SimplifyTask } from '../../workers/telemetry.ts';
+import type { RoundResult, RoundTask, SimplifyTask } from './round.ts';
 import type { TrackerSettings } from './types.ts';
 import type { Pending } from '../store/telemetry.ts';
 

@@ -15,7 +15,7 @@ import { createMailer } from '../../src/mail/mailer.ts';
 import { openFixStore } from '../../src/store/fixes.ts';
 import { openStore } from '../../src/store/index.ts';
 import { TelemetryScheduler } from '../../src/telemetry/scheduler.ts';
-import type { RoundResult } from '../../workers/telemetry.ts';
+import type { RoundResult } from '../../src/telemetry/round.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fsm-round-'));
