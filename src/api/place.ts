@@ -7,7 +7,7 @@ import { compileConditions, conditionsParam, type Condition, type FieldSpec } fr
 import type { FieldValues } from '../store/fields.ts';
 import { PLACE_FIELDS, PLACE_TEXT_COLUMNS, placeCustomField, type PlaceInput, type PlaceRow, type PlaceTextField } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
-import type { UploadedFile } from './server.ts';
+import type { UploadedFile } from '../core/upload.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
