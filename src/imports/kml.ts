@@ -33,6 +33,8 @@ export interface KmlZone {
 /** Size of the KML text (inside a KMZ: inflated) and number of zones of one upload at most. */
 export const MAX_KML_BYTES = 20 * 1024 * 1024;
 export const MAX_KML_ZONES = 5000;
+/** Points of all zones of one upload at most (5000 polygons of 100 points): bounds the storing time. */
+export const MAX_KML_POINTS = 500_000;
 /** Element nesting of an uploaded XML document at most (real KML needs ~10 plus its folders). */
 export const MAX_XML_DEPTH = 64;
 const KML_TYPES = new Set([
@@ -133,6 +135,7 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
   if (!root) throw invalid('the root element is not <kml>');
   const zones: KmlZone[] = [];
   let placemarks = 0;
+  let points = 0;
 
   const coordinates = (s: string, where: string): Array<{ lat: number; lng: number }> =>
     s
@@ -185,8 +188,11 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
         const name = childText(kids(n), 'name') || `Placemark ${placemarks}`;
         const geoms = geometries(kids(n));
         geoms.forEach((g, i) => {
-          if (zones.length === MAX_KML_ZONES) throw new DomainError(234, {}, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
-          zones.push(toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / '))));
+          if (zones.length === MAX_KML_ZONES) throw new DomainError(234, { max_zones: MAX_KML_ZONES }, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
+          const zone = toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / ')));
+          points += zone.points?.length ?? 0;
+          if (points > MAX_KML_POINTS) throw new DomainError(234, { max_points: MAX_KML_POINTS }, `Invalid data format: at most ${MAX_KML_POINTS} zone points per file`);
+          zones.push(zone);
         });
       }
     }
