@@ -7,12 +7,12 @@ import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import type { Store } from '../store/index.ts';
-import type { PlaceInput } from '../store/places.ts';
+import type { PlaceInput, PlaceStore } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
 import { coordinateCells, intCell, MAX_BATCH_ROWS, parseBatch, tagNamesCell, textCell, type RowError } from './batch.ts';
 import { addressFor, locateRow } from './geocode.ts';
 import { PLACE_CSV_HEADER } from './places-csv.ts';
-import { Pacer } from './pacing.ts';
+import { Pacer, yieldToOthers } from './pacing.ts';
 import { inlineUploads, type UploadRunner } from './upload-pool.ts';
 
 /** What the place imports use. `uploads` runs the file work (default: on this thread). */
@@ -80,10 +80,12 @@ interface UploadOpts {
   geocoder?: GeocoderType;
 }
 
+/** Rows of place/upload written per transaction; other calls run between transactions. */
+export const PLACE_BATCH_ROWS = 500;
+
 /**
  * place/upload: the file is read in the upload worker; every row is checked (geocoding, yielding to
- * other calls now and then), then all are written in one transaction (fail policies: nothing
- * written). 5000 place rows take a few tens of milliseconds to write (bench/upload.ts).
+ * other calls now and then), then written in batches (fail policies: nothing written).
  */
 export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: UploadedFile, opts: UploadOpts) {
   const { places } = deps.store;
@@ -133,11 +135,38 @@ export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: Uploa
   const max = deps.store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
   const current = places.count(owner.id);
   if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
-  places.transaction(() => {
-    for (const p of plan) {
-      if (p.updateId === undefined) places.insert(owner.id, p.input);
-      else places.change(owner.id, p.updateId, p.input);
-    }
-  });
+  await storePlaces(deps.store.places, owner.id, plan);
   return { total: rows.length, errors: errorRows, created: creating, updated: plan.length - creating, skipped, row_errors: details };
+}
+
+/**
+ * Write the plan in batches of PLACE_BATCH_ROWS, each its own transaction, yielding between them.
+ * Should a batch fail, what the earlier ones did is undone (created places deleted, updated ones
+ * given back their members), so the upload stays all or nothing; other calls may see it meanwhile.
+ */
+async function storePlaces(places: PlaceStore, ownerId: number, plan: Array<{ input: PlaceInput; updateId?: number }>): Promise<void> {
+  const created: number[] = [];
+  const replaced: Array<{ id: number; before: PlaceInput }> = [];
+  try {
+    for (let i = 0; i < plan.length; i += PLACE_BATCH_ROWS) {
+      places.transaction(() => {
+        for (const p of plan.slice(i, i + PLACE_BATCH_ROWS)) {
+          if (p.updateId === undefined) {
+            created.push(places.insert(ownerId, p.input));
+            continue;
+          }
+          const row = places.get(ownerId, p.updateId);
+          if (row) replaced.push({ id: row.id, before: { label: row.label, description: row.description, lat: row.lat, lng: row.lng, address: row.address, radius: row.radius, external_id: row.external_id } });
+          places.change(ownerId, p.updateId, p.input);
+        }
+      });
+      await yieldToOthers();
+    }
+  } catch (e) {
+    places.transaction(() => {
+      for (const id of created) places.delete(ownerId, id);
+      for (const r of replaced) places.change(ownerId, r.id, r.before);
+    });
+    throw e;
+  }
 }

@@ -111,11 +111,12 @@ describe('large uploads (item 9)', () => {
     expect(r.waits.calls).toBeGreaterThan(5);
     expect(r.waits.worst).toBeLessThan(QUICK_MS);
   }, 120_000);
-  it('one point more than the file bound: 234, nothing stored', async () => {
+  it('one zone point more than the file bound (500,000): 234, nothing stored', async () => {
     const u = await g.s.user('over@example.com');
-    const text = largeKml(5000, 100).replace('</Document>', '<Placemark><Point><coordinates>1,1</coordinates></Point></Placemark><Placemark><LineString><coordinates>1,1 2,2 3,3</coordinates></LineString></Placemark></Document>');
+    const line = Array.from({ length: 101 }, (_, i) => `${(i / 1000).toFixed(3)},1`).join(' ');
+    const text = largeKml(4999, 100).replace('</Document>', `<Placemark><LineString><coordinates>${line}</coordinates></LineString></Placemark></Document>`);
     const r = await g.upload('zone/upload', { hash: u.hash, dry_run: 'false' }, kml(text));
-    expect(r.body.status.code).toBe(234);
+    expect(r.body).toEqual({ success: false, status: { code: 234, description: 'Invalid data format: at most 500000 zone points per file' }, max_points: 500_000 });
     expect(g.s.store.zones.count(u.id)).toBe(0);
   }, 60_000);
 });
