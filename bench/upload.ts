@@ -33,11 +33,12 @@ async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-upload-'));
   const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const env = { ...process.env, ...ports, FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'error', FSM_TELEMETRY_THREADS: '1' };
-  const child = spawn(process.execPath, ['--single-threaded-gc', '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), '--single-threaded-gc', '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const { login, password, port } = await new Promise<{ login: string; password: string; port: string }>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d) => {
+        if (process.env.BENCH_TRACE_GC) process.stderr.write(d);
         out += d;
         const master = /Login: (\S+)\s+Password: (\S+)/.exec(out);
         const api = /API listening on http:\/\/[^:]+:(\d+)/.exec(out);
