@@ -4,12 +4,12 @@
  * and its peak, /proc VmHWM). Each scenario runs against a fresh server process with its own data
  * directory: the largest zone upload allowed (5000 polygons x 100 points; stored, then as a dry run),
  * the largest place CSV (5000 rows), and two KMZ bombs (50 honest entries of 19 MiB; a size header
- * that lies, 2 MiB declared, 2 GiB inflated).
+ * that lies, 2 MiB declared, 2 GiB inflated). The upload is sent by curl, the calls come from here.
  *   node --import tsx bench/upload.ts [--root /work/baseline] [--only zones-store,kmz-lying]
  * --root runs the server of another checkout of this project (e.g. the original code), same scenarios.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -65,6 +65,20 @@ async function stopServer(s: Server): Promise<void> {
 }
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * POST the file as multipart from a curl process: sending 8 MB and reading a 25 MB answer in this
+ * process would add its own pauses to the waits measured here.
+ */
+async function curlUpload(url: string, fields: Record<string, string>, file: { name: string; type: string; data: Uint8Array }, dir: string): Promise<string> {
+  const path = join(dir, `upload-${file.name}`);
+  const out = join(dir, 'answer.json');
+  writeFileSync(path, file.data);
+  const args = ['-s', '-o', out, ...Object.entries(fields).flatMap(([k, v]) => ['-F', `${k}=${v}`]), '-F', `file=@${path};type=${file.type};filename=${file.name}`, url];
+  const code = await new Promise<number | null>((resolve) => spawn('curl', args, { stdio: 'ignore' }).once('exit', resolve));
+  if (code !== 0) throw new Error(`curl exited with ${code}`);
+  return readFileSync(out, 'utf8');
+}
 
 /** VmRSS and VmHWM (peak) of a process, MiB. */
 function memory(pid: number): { rss: number; peak: number } {
@@ -125,13 +139,9 @@ for (const sc of scenarios.filter((s) => !values.only || values.only.split(',').
     await post(server.url + 'zone/create', { hash: server.hash, zone: { type: 'circle', label: 'warm-up', radius: 100, center: { lat: 1, lng: 1 } } });
     for (let i = 0; i < 20; i++) await post(server.url + 'user/get_info', { hash: server.hash });
     const before = memory(server.child.pid!);
-    const form = new FormData();
-    form.set('hash', server.hash);
-    for (const [k, v] of Object.entries(sc.fields)) form.set(k, v);
-    form.set('file', new Blob([file.data as BlobPart], { type: file.type }), file.name);
     const t0 = performance.now();
     const { result, waits } = await waitsDuring(
-      fetch(server.url + sc.path, { method: 'POST', body: form }).then(async (r) => ({ ms: performance.now() - t0, body: await r.text() })),
+      curlUpload(server.url + sc.path, { hash: server.hash, ...sc.fields }, file, server.dataDir).then((body) => ({ ms: performance.now() - t0, body })),
       () => post(server.url + 'user/get_info', { hash: server.hash }).then((r) => r.text()),
     );
     const after = memory(server.child.pid!);
