@@ -10,6 +10,7 @@ import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
 import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
 import { createGeocoder } from './geocoder/index.ts';
+import { UploadPool } from './imports/upload-pool.ts';
 import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
@@ -37,7 +38,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const print = opts.print ?? ((s: string) => console.log(s));
   const store = openStore(config.dbFile);
   const chat = new ChatDelivery(store.chat);
-  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
+  // File uploads are unzipped and parsed in their own worker, off the event loop (src/imports).
+  const uploads = new UploadPool();
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
     print(`Created the master user. Login: ${first.login}  Password: ${first.password}  (shown once; keep it)`);
@@ -80,6 +83,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       judge.stop();
       await telemetry.close();
       await api.close();
+      await uploads.close();
       store.close();
     },
   };

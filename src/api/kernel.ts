@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Offload } from '../tracks/points.ts';
+import type { UploadRunner } from '../imports/upload-pool.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { ChatDelivery } from '../gateway/chat.ts';
@@ -35,6 +36,8 @@ export interface Services {
   now: () => number;
   /** Long track lines simplified off the event loop (the telemetry pool); absent: on this thread. */
   simplify?: Offload;
+  /** File uploads unzipped and parsed off the event loop (src/imports/upload-pool.ts); absent: on this thread. */
+  uploads?: UploadRunner;
 }
 
 /**

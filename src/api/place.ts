@@ -6,7 +6,7 @@ import { batchPlaces, uploadPlaces } from '../imports/places.ts';
 import type { FieldValues } from '../store/fields.ts';
 import type { PlaceInput, PlaceRow } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
-import type { UploadedFile } from './server.ts';
+import type { UploadedFile } from '../core/upload.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { conditionsParam, id } from './schemas.ts';

@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { DomainError } from '../core/errors.ts';
+import type { UploadedFile } from '../core/upload.ts';
 import { errorBody, httpStatus } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { openApiDocument } from './openapi.ts';
@@ -26,12 +27,8 @@ import { trackCalls } from './track.ts';
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
 export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls] as CallDef[];
 
-/** A file part of a multipart upload, as handlers receive it. */
-export interface UploadedFile {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
+/** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
+export type { UploadedFile } from '../core/upload.ts';
 
 const SECRET_PARAMS = /([?&](?:hash|password)=)[^&]*/gi;
 

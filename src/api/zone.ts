@@ -2,12 +2,12 @@
 import { z } from 'zod';
 import { addressFor } from '../imports/geocode.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS, simplify, zoneAnchor } from '../imports/geometry.ts';
-import { kmlText, parseKml, type KmlZone } from '../imports/kml.ts';
 import { batchZones } from '../imports/zones.ts';
+import { uploadZones } from '../imports/zone-upload.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
-import { defineCall, type Services } from './kernel.ts';
+import { defineCall, SerializedMembers, type Services } from './kernel.ts';
 import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, tagIds, uploadedFile } from './place.ts';
 import { id } from './schemas.ts';
 
@@ -174,15 +174,6 @@ const batchConvert = defineCall({
   },
 });
 
-/** A zone of a KML file as zone/upload's dry run shows it: ready to create, id null, with its points. */
-function preview(k: KmlZone): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: null, type: k.type, label: k.label, address: '', color: '27A9E3', tags: [] };
-  if (k.type !== 'polygon') out.radius = k.radius;
-  if (k.center) out.center = k.center;
-  if (k.points) out.points = k.points;
-  return out;
-}
-
 const upload = defineCall({
   path: 'zone/upload',
   summary: 'Read zones from a KML or KMZ file: with dry_run (default) answer them, else create them and answer their ids.',
@@ -190,16 +181,9 @@ const upload = defineCall({
   upload: true,
   params: z.object({ file: filePart, default_radius: z.number().int().min(20).max(100_000).default(150), dry_run: z.boolean().default(true) }),
   async handler({ services, owner, params }) {
-    const zones = parseKml(kmlText(uploadedFile(params.file)), params.default_radius);
-    if (params.dry_run) return { list: zones.map(preview) };
-    checkQuota(services, owner, 'max_zones', services.store.zones.count(owner.id), zones.length);
-    const rows = [];
-    for (const k of zones) {
-      const at = zoneAnchor(k.center, k.points)!;
-      const { points: pts, ...zone } = k;
-      rows.push({ zone: { ...zone, color: '27A9E3', address: await addressFor(services.geocoder, at.lat, at.lng, '') }, points: pts });
-    }
-    return { list: services.store.zones.createMany(owner.id, rows) };
+    // Unzip and parse in the upload worker, store in batches (src/imports/zone-upload.ts).
+    const answer = await uploadZones(services, owner, uploadedFile(params.file), params);
+    return 'ids' in answer ? { list: answer.ids } : new SerializedMembers(`"list":${answer.previewJson}`);
   },
 });
 

@@ -5,14 +5,22 @@
  * follow the Document/Folder hierarchy: "Document / Folder / Sub / Placemark" (docs/places-zones.md).
  *
  * Uploaded XML is hostile until proven otherwise: any DTD (<!DOCTYPE, <!ENTITY) is refused before
- * parsing, so neither external entities nor entity expansion (billion laughs) can happen.
+ * parsing, so neither external entities nor entity expansion (billion laughs) can happen; nesting
+ * deeper than MAX_XML_DEPTH is refused before parsing too (the parser and the walk recurse).
+ * This runs in the upload worker (src/imports/upload-tasks.ts), off the event loop.
  */
-import { unzipSync } from 'fflate';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DomainError } from '../core/errors.ts';
-import type { UploadedFile } from '../api/server.ts';
 import type { ZonePoint, ZoneType } from '../store/zones.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS } from './geometry.ts';
+import { isZip, kmlEntry } from './kmz.ts';
+
+/** An uploaded file as the worker receives it (the data crosses the thread boundary as bytes). */
+export interface UploadBytes {
+  filename: string;
+  mimetype: string;
+  data: Uint8Array;
+}
 
 export interface KmlZone {
   type: ZoneType;
@@ -22,9 +30,13 @@ export interface KmlZone {
   points?: ZonePoint[];
 }
 
-/** Size of the KML text (inside a KMZ too) and number of zones of one upload at most. */
+/** Size of the KML text (inside a KMZ: inflated) and number of zones of one upload at most. */
 export const MAX_KML_BYTES = 20 * 1024 * 1024;
 export const MAX_KML_ZONES = 5000;
+/** Points of all zones of one upload at most (5000 polygons of 100 points): bounds the storing time. */
+export const MAX_KML_POINTS = 500_000;
+/** Element nesting of an uploaded XML document at most (real KML needs ~10 plus its folders). */
+export const MAX_XML_DEPTH = 64;
 const KML_TYPES = new Set([
   'application/vnd.google-earth.kml+xml',
   'application/vnd.google-earth.kmz',
@@ -39,37 +51,67 @@ const KML_TYPES = new Set([
 
 const invalid = (why: string) => new DomainError(242, {}, `Validation error: not valid KML: ${why}`);
 
-/** The KML text of an uploaded .kml or .kmz; 234 for another kind of file or a broken zip. */
-export function kmlText(file: UploadedFile): string {
+/** The KML text of an uploaded .kml or .kmz; 234 for another kind of file, a broken zip or too many bytes. */
+export function kmlText(file: UploadBytes): string {
   const type = file.mimetype.split(';')[0].trim().toLowerCase();
   if (!KML_TYPES.has(type) && !/\.km[lz]$/i.test(file.filename)) throw new DomainError(234, {}, `Invalid data format: expected a KML or KMZ file, got ${file.mimetype}`);
-  let data: Uint8Array = file.data;
-  if (data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04) {
-    let entries: Record<string, Uint8Array>;
-    let tooBig = false;
-    try {
-      entries = unzipSync(data, {
-        filter: (f) => {
-          if (!/\.kml$/i.test(f.name)) return false;
-          if (f.originalSize > MAX_KML_BYTES) tooBig = true;
-          return !tooBig;
-        },
-      });
-    } catch (e) {
-      throw new DomainError(234, {}, `Invalid data format: a broken KMZ (zip) file: ${(e as Error).message}`);
-    }
-    if (tooBig) throw new DomainError(234, {}, `Invalid data format: the KML inside the KMZ is over ${MAX_KML_BYTES} bytes`);
-    const names = Object.keys(entries);
-    const main = names.find((n) => n.toLowerCase() === 'doc.kml') ?? names.sort()[0];
-    if (!main) throw invalid('the KMZ holds no .kml document');
-    data = entries[main];
+  let data = file.data;
+  if (isZip(data)) {
+    const kml = kmlEntry(data, MAX_KML_BYTES);
+    if (!kml) throw invalid('the KMZ holds no .kml document');
+    data = kml;
   }
-  if (data.length > MAX_KML_BYTES) throw new DomainError(234, {}, `Invalid data format: the KML is over ${MAX_KML_BYTES} bytes`);
+  if (data.length > MAX_KML_BYTES) throw new DomainError(234, { max_bytes: MAX_KML_BYTES }, `Invalid data format: the KML is over ${MAX_KML_BYTES} bytes`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch {
     throw invalid('not UTF-8 text');
   }
+}
+
+/**
+ * 242 when elements nest deeper than `max`: one linear scan, no recursion, before the parser (which
+ * recurses per level) sees the text. Comments, CDATA, processing instructions and quoted attribute
+ * values are skipped; malformed markup is left to the validator.
+ */
+export function checkNesting(text: string, max = MAX_XML_DEPTH): void {
+  let depth = 0;
+  let i = text.indexOf('<');
+  while (i >= 0 && i < text.length) {
+    const next = text[i + 1];
+    let end: number;
+    if (text.startsWith('<!--', i)) end = closeAfter(text, '-->', i + 4);
+    else if (text.startsWith('<![CDATA[', i)) end = closeAfter(text, ']]>', i + 9);
+    else if (next === '?' || next === '!') end = text.indexOf('>', i + 2);
+    else if (next === '/') {
+      end = text.indexOf('>', i + 2);
+      depth--;
+    } else {
+      end = tagEnd(text, i + 1);
+      if (end > 0 && text[end - 1] !== '/' && ++depth > max) throw invalid(`elements nest deeper than ${max} levels`);
+    }
+    if (end < 0) return;
+    i = text.indexOf('<', end + 1);
+  }
+}
+
+/** Index of the last character of `close` found from `from`; -1 when none. */
+function closeAfter(text: string, close: string, from: number): number {
+  const at = text.indexOf(close, from);
+  return at < 0 ? -1 : at + close.length - 1;
+}
+
+/** Index of the `>` closing a start tag, skipping quoted attribute values; -1 when none. */
+function tagEnd(text: string, from: number): number {
+  let quote = '';
+  for (let j = from; j < text.length; j++) {
+    const c = text[j];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return j;
+  }
+  return -1;
 }
 
 type XmlNode = Record<string, unknown>;
@@ -85,6 +127,7 @@ const childText = (nodes: XmlNode[], name: string) => {
 /** Zones of a KML document. 242 for what is not KML (or carries a DTD), 202 for too many points. */
 export function parseKml(text: string, defaultRadius: number): KmlZone[] {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalid('DTDs and entity declarations are not accepted');
+  checkNesting(text);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw invalid(`${valid.err.msg} (line ${valid.err.line})`);
   const doc = new XMLParser({ preserveOrder: true, ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, trimValues: true, processEntities: true, htmlEntities: true }).parse(text) as XmlNode[];
@@ -92,6 +135,7 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
   if (!root) throw invalid('the root element is not <kml>');
   const zones: KmlZone[] = [];
   let placemarks = 0;
+  let points = 0;
 
   const coordinates = (s: string, where: string): Array<{ lat: number; lng: number }> =>
     s
@@ -144,8 +188,11 @@ export function parseKml(text: string, defaultRadius: number): KmlZone[] {
         const name = childText(kids(n), 'name') || `Placemark ${placemarks}`;
         const geoms = geometries(kids(n));
         geoms.forEach((g, i) => {
-          if (zones.length === MAX_KML_ZONES) throw new DomainError(234, {}, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
-          zones.push(toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / '))));
+          if (zones.length === MAX_KML_ZONES) throw new DomainError(234, { max_zones: MAX_KML_ZONES }, `Invalid data format: at most ${MAX_KML_ZONES} zones per file`);
+          const zone = toZone(g, fitLabel([...path, geoms.length > 1 ? `${name} (${i + 1})` : name].join(' / ')));
+          points += zone.points?.length ?? 0;
+          if (points > MAX_KML_POINTS) throw new DomainError(234, { max_points: MAX_KML_POINTS }, `Invalid data format: at most ${MAX_KML_POINTS} zone points per file`);
+          zones.push(zone);
         });
       }
     }

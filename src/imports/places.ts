@@ -3,15 +3,24 @@
  * nothing stored) and place/upload (semicolon CSV with a header row, stored in one transaction).
  * Rules and choices: docs/places-zones.md.
  */
-import { parse } from 'csv-parse/sync';
 import { DomainError } from '../core/errors.ts';
-import type { Services } from '../api/kernel.ts';
-import type { UploadedFile } from '../api/server.ts';
-import type { GeocoderType } from '../geocoder/types.ts';
-import type { PlaceInput } from '../store/places.ts';
+import type { UploadedFile } from '../core/upload.ts';
+import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
+import type { Store } from '../store/index.ts';
+import type { PlaceInput, PlaceStore } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
-import { coordinateCells, intCell, MAX_BATCH_ROWS, parseBatch, startLine, tagNamesCell, textCell, type RowError } from './batch.ts';
+import { coordinateCells, intCell, MAX_BATCH_ROWS, parseBatch, tagNamesCell, textCell, type RowError } from './batch.ts';
 import { addressFor, locateRow } from './geocode.ts';
+import { PLACE_CSV_HEADER } from './places-csv.ts';
+import { Pacer, yieldToOthers } from './pacing.ts';
+import { inlineUploads, type UploadRunner } from './upload-pool.ts';
+
+/** What the place imports use. `uploads` runs the file work (default: on this thread). */
+export interface ImportDeps {
+  store: Store;
+  geocoder: Geocoder;
+  uploads?: UploadRunner;
+}
 
 interface Converted {
   errors: RowError[];
@@ -21,14 +30,14 @@ interface Converted {
 }
 
 /** One row of cells (by field name) -> a place, geocoding the address when coordinates are missing. */
-async function convertRow(services: Services, cells: Record<string, string>, defaultRadius: number, type?: GeocoderType): Promise<Converted> {
+async function convertRow(deps: ImportDeps, cells: Record<string, string>, defaultRadius: number, type?: GeocoderType): Promise<Converted> {
   const errors: RowError[] = [];
   const label = textCell(cells, 'label', 1, 200, errors);
   const description = textCell(cells, 'description', 0, 1024, errors);
   const address = textCell(cells, 'address', 0, 400, errors);
   const externalId = textCell(cells, 'external_id', 0, 32, errors);
   const radius = intCell(cells, 'radius', 1, 100_000, defaultRadius, errors);
-  const at = await locateRow(services.geocoder, coordinateCells(cells, errors), address, errors, type);
+  const at = await locateRow(deps.geocoder, coordinateCells(cells, errors), address, errors, type);
   return {
     errors,
     place: { label, description, address, radius, external_id: externalId || null, lat: at?.lat ?? null, lng: at?.lng ?? null },
@@ -38,16 +47,16 @@ async function convertRow(services: Services, cells: Record<string, string>, def
 
 /** place/batch_convert: at most `room` (quota left) and MAX_BATCH_ROWS rows; the rest sets limit_exceeded. */
 export async function batchPlaces(
-  services: Services,
+  deps: ImportDeps,
   owner: UserRow,
   batch: string,
   opts: { fields: string[]; default_radius: number; geocoder?: GeocoderType; room: number },
 ): Promise<{ list: Record<string, unknown>[]; limit_exceeded: boolean }> {
   const { rows, limitExceeded } = parseBatch(batch, opts.fields, Math.min(MAX_BATCH_ROWS, opts.room));
-  const tagIds = new Map(services.store.tags.list(owner.id).map((t) => [t.name.toLowerCase(), t.id]));
+  const tagIds = new Map(deps.store.tags.list(owner.id).map((t) => [t.name.toLowerCase(), t.id]));
   const list: Record<string, unknown>[] = [];
   for (const row of rows) {
-    const { errors, place, tagNames } = await convertRow(services, row.cells, opts.default_radius, opts.geocoder);
+    const { errors, place, tagNames } = await convertRow(deps, row.cells, opts.default_radius, opts.geocoder);
     const tags = tagNames.map((n) => tagIds.get(n.toLowerCase())).filter((t): t is number => t !== undefined);
     const item: Record<string, unknown> = {
       label: place.label,
@@ -64,40 +73,6 @@ export async function batchPlaces(
   return { list, limit_exceeded: limitExceeded };
 }
 
-export const PLACE_CSV_HEADER = ['label', 'address', 'lat', 'lng', 'radius', 'external_id', 'description'] as const;
-const CSV_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel', 'application/octet-stream', '']);
-/** Data rows of one place/upload at most (beyond: 234). */
-export const MAX_UPLOAD_ROWS = 5000;
-
-/** The data rows of a place CSV as cells by header name; 234 for what is not such a file. */
-export function readPlacesCsv(file: UploadedFile): Array<{ line: number; cells?: Record<string, string> }> {
-  if (!CSV_TYPES.has(file.mimetype.split(';')[0].trim().toLowerCase()) && !/\.(csv|txt)$/i.test(file.filename)) {
-    throw new DomainError(234, {}, `Invalid data format: expected a CSV file, got ${file.mimetype}`);
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file.data);
-  } catch {
-    throw new DomainError(234, {}, 'Invalid data format: the file is not UTF-8 text');
-  }
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    records = parse(text, { delimiter: ';', record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_empty_lines: true, bom: true, trim: true, info: true }) as unknown as typeof records;
-  } catch (e) {
-    throw new DomainError(234, {}, `Invalid data format: ${(e as Error).message}`);
-  }
-  const header = records[0]?.record.map((h) => h.toLowerCase());
-  if (!header || header.join(';') !== PLACE_CSV_HEADER.join(';')) {
-    throw new DomainError(234, {}, `Invalid data format: the first row must be the header ${PLACE_CSV_HEADER.join(';')}`);
-  }
-  const rows = records.slice(1).filter(({ record }) => record.some((c) => c !== ''));
-  if (rows.length > MAX_UPLOAD_ROWS) throw new DomainError(234, {}, `Invalid data format: at most ${MAX_UPLOAD_ROWS} rows per file, got ${rows.length}`);
-  return rows.map(({ record, info }) => ({
-    line: startLine(record, info.lines),
-    cells: record.length === PLACE_CSV_HEADER.length ? Object.fromEntries(PLACE_CSV_HEADER.map((h, i) => [h, record[i]])) : undefined,
-  }));
-}
-
 interface UploadOpts {
   error_policy: 'ignore' | 'fail';
   duplicate_policy: 'skip' | 'update' | 'fail';
@@ -105,26 +80,36 @@ interface UploadOpts {
   geocoder?: GeocoderType;
 }
 
-/** place/upload: check every row, then write all in one transaction (fail policies: nothing written). */
-export async function uploadPlaces(services: Services, owner: UserRow, file: UploadedFile, opts: UploadOpts) {
-  const { places } = services.store;
-  const rows = readPlacesCsv(file);
+/** Rows of place/upload written per transaction; other calls run between transactions. */
+export const PLACE_BATCH_ROWS = 500;
+
+/**
+ * place/upload: the file is read in the upload worker; every row is checked (geocoding, yielding to
+ * other calls now and then), then written in batches (fail policies: nothing written).
+ */
+export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: UploadedFile, opts: UploadOpts) {
+  const { places } = deps.store;
+  const result = await (deps.uploads ?? inlineUploads).run({ kind: 'places-csv', file: { filename: file.filename, mimetype: file.mimetype, data: file.data } });
+  if (!('rows' in result)) throw new Error('place/upload: the worker answered no rows');
+  const { rows } = result;
+  const pacer = new Pacer();
   const bad: Array<{ line: number } & RowError> = [];
   const plan: Array<{ input: PlaceInput; updateId?: number }> = [];
   const planned = new Map<string, number>(); // external_id -> index in plan
   const duplicates: string[] = [];
   let skipped = 0;
   for (const row of rows) {
+    await pacer.step();
     if (!row.cells) {
       bad.push({ line: row.line, parameter: '(row)', error: `expected ${PLACE_CSV_HEADER.length} cells separated by ;` });
       continue;
     }
-    const { errors, place } = await convertRow(services, row.cells, opts.default_radius, opts.geocoder);
+    const { errors, place } = await convertRow(deps, row.cells, opts.default_radius, opts.geocoder);
     if (errors.length) {
       bad.push(...errors.map((e) => ({ line: row.line, ...e })));
       continue;
     }
-    const input: PlaceInput = { ...place, lat: place.lat!, lng: place.lng!, address: await addressFor(services.geocoder, place.lat!, place.lng!, place.address, opts.geocoder) };
+    const input: PlaceInput = { ...place, lat: place.lat!, lng: place.lng!, address: await addressFor(deps.geocoder, place.lat!, place.lng!, place.address, opts.geocoder) };
     const ext = input.external_id;
     const earlier = ext === null ? undefined : planned.get(ext);
     const stored = ext === null || earlier !== undefined ? undefined : places.byExternalId(owner.id, ext)[0];
@@ -147,14 +132,41 @@ export async function uploadPlaces(services: Services, owner: UserRow, file: Upl
     throw new DomainError(247, { external_ids: [...new Set(duplicates)].slice(0, 100) }, `Entity already exists: places with external_id ${duplicates[0]}; nothing was imported`);
   }
   const creating = plan.filter((p) => p.updateId === undefined).length;
-  const max = services.store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
+  const max = deps.store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
   const current = places.count(owner.id);
   if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
-  places.transaction(() => {
-    for (const p of plan) {
-      if (p.updateId === undefined) places.insert(owner.id, p.input);
-      else places.change(owner.id, p.updateId, p.input);
-    }
-  });
+  await storePlaces(deps.store.places, owner.id, plan);
   return { total: rows.length, errors: errorRows, created: creating, updated: plan.length - creating, skipped, row_errors: details };
+}
+
+/**
+ * Write the plan in batches of PLACE_BATCH_ROWS, each its own transaction, yielding between them.
+ * Should a batch fail, what the earlier ones did is undone (created places deleted, updated ones
+ * given back their members), so the upload stays all or nothing; other calls may see it meanwhile.
+ */
+async function storePlaces(places: PlaceStore, ownerId: number, plan: Array<{ input: PlaceInput; updateId?: number }>): Promise<void> {
+  const created: number[] = [];
+  const replaced: Array<{ id: number; before: PlaceInput }> = [];
+  try {
+    for (let i = 0; i < plan.length; i += PLACE_BATCH_ROWS) {
+      places.transaction(() => {
+        for (const p of plan.slice(i, i + PLACE_BATCH_ROWS)) {
+          if (p.updateId === undefined) {
+            created.push(places.insert(ownerId, p.input));
+            continue;
+          }
+          const row = places.get(ownerId, p.updateId);
+          if (row) replaced.push({ id: row.id, before: { label: row.label, description: row.description, lat: row.lat, lng: row.lng, address: row.address, radius: row.radius, external_id: row.external_id } });
+          places.change(ownerId, p.updateId, p.input);
+        }
+      });
+      await yieldToOthers();
+    }
+  } catch (e) {
+    places.transaction(() => {
+      for (const id of created) places.delete(ownerId, id);
+      for (const r of replaced) places.change(ownerId, r.id, r.before);
+    });
+    throw e;
+  }
 }

@@ -7,6 +7,7 @@ import { buildApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Geocoder, GeoResult } from '../../src/geocoder/types.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
+import { UploadPool } from '../../src/imports/upload-pool.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 export const KNOWN: Record<string, GeoResult> = {
@@ -45,7 +46,9 @@ export async function startGeoTestServer(): Promise<GeoTestServer> {
   const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent' });
   const geocoder = new ScriptedGeocoder();
   // Only what the place and zone calls use; the rest of Services (gateway parts) stays unset here.
-  const services = { config, store: s.store, mailer: createMailer(config.mail), now: Date.now, geocoder } as Partial<Services> as Services;
+  // Uploads in a real worker pool, as the server runs them.
+  const uploads = new UploadPool();
+  const services = { config, store: s.store, mailer: createMailer(config.mail), now: Date.now, geocoder, uploads } as Partial<Services> as Services;
   const app = await buildApi(services, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v2/fsm/`;
@@ -69,6 +72,7 @@ export async function startGeoTestServer(): Promise<GeoTestServer> {
     },
     async close() {
       await app.close();
+      await uploads.close();
       await s.close();
     },
   };

@@ -1,0 +1,6 @@
+/** A file part of a multipart upload, as handlers and the import functions receive it. */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
