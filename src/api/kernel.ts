@@ -111,8 +111,9 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
       redirectTarget = t.data;
     }
     const auth = authenticate(call, services, request, raw);
-    const parsed = call.params.safeParse(coerce(call.params, raw));
-    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues));
+    const input = coerce(call.params, raw);
+    const parsed = call.params.safeParse(input);
+    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, input));
     const result = await call.handler({ params: parsed.data, services, request, reply, ...auth } as CallContext<unknown>);
     if (result instanceof SerializedMembers && !redirectTarget) {
       return reply.code(200).type('application/json; charset=utf-8').send(`{"success":true${result.json ? `,${result.json}` : ''}}`);
