@@ -89,8 +89,6 @@ export function defineCall<S extends z.ZodType>(def: CallDef<S>): CallDef<S> {
   return def;
 }
 
-const REDIRECT = z.string().url().max(2048);
-
 export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Services): void {
   const seen = new Set<string>();
   for (const call of calls) {
@@ -102,14 +100,10 @@ export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Ser
 }
 
 async function runCall(call: CallDef, services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  let redirectTarget: string | undefined;
+  let redirectTarget: URL | undefined;
   try {
     const raw = mergeParams(request.query, request.body);
-    if (call.upload && raw.redirect_target !== undefined) {
-      const t = REDIRECT.safeParse(raw.redirect_target);
-      if (!t.success) throw invalidParams([{ parameter: 'redirect_target', error: 'must be an absolute URL' }]);
-      redirectTarget = t.data;
-    }
+    if (call.upload && raw.redirect_target !== undefined) redirectTarget = checkRedirectTarget(raw.redirect_target, services, request);
     const auth = authenticate(call, services, request, raw);
     const input = coerce(call.params, raw);
     const parsed = call.params.safeParse(input);
@@ -136,12 +130,54 @@ function internal(request: FastifyRequest, e: unknown): DomainError {
   return new DomainError(1);
 }
 
-function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: string) {
-  if (redirectTarget) {
-    const sep = redirectTarget.includes('?') ? '&' : '?';
-    return reply.redirect(`${redirectTarget}${sep}response=${encodeURIComponent(JSON.stringify(body))}`, 303);
-  }
+function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: URL) {
+  if (redirectTarget) return reply.redirect(redirectLocation(redirectTarget, body), 303);
   return reply.code(status).send(body);
+}
+
+/**
+ * redirect_target must be an absolute http(s) URL on an allowed origin: the server's own (as the
+ * request addressed it, or FSM_PUBLIC_URL) or one listed in FSM_REDIRECT_ORIGINS. Anything else
+ * (javascript:, data:, file:, foreign sites: an open redirect) is code 7 naming it.
+ */
+function checkRedirectTarget(value: unknown, services: Services, request: FastifyRequest): URL {
+  const refuse = (error: string) => invalidParams([{ parameter: 'redirect_target', error }]);
+  if (typeof value !== 'string' || value.length > 2048) throw refuse('must be an absolute http(s) URL of at most 2048 characters');
+  let target: URL;
+  try {
+    target = new URL(value);
+  } catch {
+    throw refuse('must be an absolute http(s) URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw refuse(`must be an http(s) URL, not ${target.protocol}`);
+  if (target.username || target.password) throw refuse('must not carry a user name or password');
+  if (!allowedOrigins(services, request).has(target.origin)) throw refuse(`the origin ${target.origin} is not allowed (FSM_REDIRECT_ORIGINS)`);
+  return target;
+}
+
+function allowedOrigins(services: Services, request: FastifyRequest): Set<string> {
+  const out = new Set(services.config.http.redirectOrigins);
+  for (const own of [`${request.protocol}://${request.host}`, services.config.publicUrl]) {
+    try {
+      if (own) out.add(new URL(own).origin);
+    } catch {
+      /* a malformed Host header names no origin */
+    }
+  }
+  return out;
+}
+
+/**
+ * <target>?response=<urlencoded JSON> (`&response=` when the target has a query; before its
+ * #fragment). The URL serializer percent-encodes what a header cannot carry (U+2028, €, ...).
+ */
+function redirectLocation(target: URL, body: Record<string, unknown>): string {
+  const u = new URL(target.href);
+  const fragment = u.hash;
+  u.hash = '';
+  const base = u.href;
+  const sep = u.search ? '&' : base.endsWith('?') ? '' : '?';
+  return `${base}${sep}response=${encodeURIComponent(JSON.stringify(body))}${fragment}`;
 }
 
 /** The session hash from the parameters or from `Authorization: NVX <hash>`. */
