@@ -17,6 +17,7 @@ import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { errorBody, httpStatus } from './errors.ts';
+import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
 import type { Right } from './rights.ts';
 
@@ -126,7 +127,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
 }
 
 function internal(request: FastifyRequest, e: unknown): DomainError {
-  request.log.error({ err: e }, 'call failed');
+  request.log.error({ err: redactError(e, secretsOf(request)) }, 'call failed');
   return new DomainError(1);
 }
 

@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { DomainError } from '../core/errors.ts';
 import { errorBody, httpStatus } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
+import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
 import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
@@ -33,9 +34,8 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-const SECRET_PARAMS = /([?&](?:hash|password)=)[^&]*/gi;
-
-export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[] } = {}): Promise<FastifyInstance> {
+/** `logStream`: where log lines go (default stdout); tests read the log from it. */
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const calls = opts.calls ?? allCalls;
   const requestLogging = ['debug', 'trace'].includes(config.logLevel);
@@ -52,10 +52,12 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
         ? false
         : {
             level: config.logLevel,
-            // Session hashes and passwords never reach the log: not in URLs, not in headers.
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // Session hashes and passwords never reach the log: not in URLs, not in headers, not in
+            // error lines (log-redaction.ts).
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', 'hash'], censor: '[redacted]' },
             serializers: {
-              req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_PARAMS, '$1[redacted]'), remoteAddress: req.ip }),
+              req: (req) => ({ method: req.method, url: redactUrl(String(req.url)), remoteAddress: req.ip }),
             },
           },
   });
@@ -74,7 +76,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
       e = new DomainError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
       return reply.code(httpStatus(e)).send(errorBody(e));
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: redactError(error, secretsOf(request)) }, 'request failed');
     e = new DomainError(1);
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
