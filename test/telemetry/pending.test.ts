@@ -3,7 +3,7 @@
  * in-order data continues from the window's tail (no replay), late data and reprocessing requests
  * are never lost. Real SQLite file, the writer's and the workers' own store code.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,12 @@ import { openStore } from '../../src/store/index.ts';
 import type { WindowResult } from '../../src/store/telemetry.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 
-const store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-pending-')), 'fsm.sqlite'));
-afterAll(() => store.close());
+const dir = mkdtempSync(join(tmpdir(), 'fsm-pending-'));
+const store = openStore(join(dir, 'fsm.sqlite'));
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 const fixes = new FixStore(store.db);
 const T0 = Date.UTC(2026, 10, 20, 8);
 const rec = (s: number): DeviceRecord => ({ time: T0 + s * 1000, lat: 54.7 + s * 1e-5, lng: 25.3, speed: 40, course: 0, satellites: 9, valid: true, attributes: {} });

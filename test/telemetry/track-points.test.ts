@@ -4,7 +4,7 @@
  * that drop points; every read of a random span equals the model, and chunks stay disjoint and
  * at most CHUNK_POINTS long.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,12 @@ import { openStore } from '../../src/store/index.ts';
 import { CHUNK_POINTS, emptyPacked, type PackedPoints } from '../../src/store/track-points.ts';
 import { rng } from './geofence/helpers.ts';
 
-const store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-track-points-')), 'fsm.sqlite'));
-afterAll(() => store.close());
+const dir = mkdtempSync(join(tmpdir(), 'fsm-track-points-'));
+const store = openStore(join(dir, 'fsm.sqlite'));
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 const points = store.telemetry.trackPoints;
 
 interface P {
