@@ -116,7 +116,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     if (result instanceof SerializedMembers) return answer(reply, 200, { success: true, ...(JSON.parse(`{${result.json}}`) as object) }, redirectTarget);
     if (result instanceof FileAnswer) {
       reply.header('content-type', result.contentType);
-      if (result.fileName) reply.header('content-disposition', `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, '_')}"`);
+      if (result.fileName) reply.header('content-disposition', contentDisposition(result.fileName));
       return reply.send(result.body);
     }
     return answer(reply, 200, { success: true, ...(result ?? {}) }, redirectTarget);
@@ -124,6 +124,14 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     const err = e instanceof DomainError ? e : internal(request, e);
     return answer(reply, httpStatus(err), errorBody(err), redirectTarget);
   }
+}
+
+/** A header carries Latin-1 only: a name beyond printable ASCII also goes as RFC 6266 filename*. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === name) return `attachment; filename="${ascii}"`;
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 function internal(request: FastifyRequest, e: unknown): DomainError {

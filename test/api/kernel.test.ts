@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApi, allCalls, type UploadedFile } from '../../src/api/server.ts';
-import { defineCall, type CallDef } from '../../src/api/kernel.ts';
+import { defineCall, FileAnswer, type CallDef } from '../../src/api/kernel.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { ChatDelivery } from '../../src/gateway/chat.ts';
@@ -135,11 +135,18 @@ describe('redirect_target on upload calls', () => {
     params: z.object({ label: z.string(), file: z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data)) }),
     handler: ({ params }) => ({ label: params.label, name: params.file.filename, size: params.file.data.length }),
   });
+  const download = defineCall({
+    path: 'test/download',
+    summary: 'a file named by the caller',
+    access: 'public',
+    params: z.object({ name: z.string() }),
+    handler: ({ params }) => new FileAnswer('<kml/>', 'application/vnd.google-earth.kml+xml', params.name),
+  });
   let url: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
     const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent', FSM_REDIRECT_ORIGINS: 'https://app.example.com,http://intranet.example.com:8081' });
-    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(s.store.chat), geocoder: createGeocoder(config.geocoder, { cache: s.store.geocache }) }, { logger: false, calls: [...allCalls, echo] as CallDef[] });
+    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(s.store.chat), geocoder: createGeocoder(config.geocoder, { cache: s.store.geocache }) }, { logger: false, calls: [...allCalls, echo, download] as CallDef[] });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     close = () => app.close();
@@ -214,6 +221,20 @@ describe('redirect_target on upload calls', () => {
     const loc = new URL(location);
     expect(loc.searchParams.get('note')).toBe('a\u2028b');
     expect(JSON.parse(loc.searchParams.get('response')!)).toEqual({ success: true, label: 'layer', name: 'a.kml', size: 6 });
+  });
+  it('FSM_REDIRECT_ORIGINS takes http(s) origins only, normalized', () => {
+    expect(loadConfig({ FSM_REDIRECT_ORIGINS: ' https://App.Example.com/ , http://10.0.0.5:8081' }).http.redirectOrigins).toEqual(['https://app.example.com', 'http://10.0.0.5:8081']);
+    expect(loadConfig({}).http.redirectOrigins).toEqual([]);
+    for (const bad of ['ftp://files.example.com', 'https://app.example.com/path', 'app.example.com', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ FSM_REDIRECT_ORIGINS: bad }), bad).toThrow(`FSM_REDIRECT_ORIGINS must list http(s) origins such as https://app.example.com, got "${bad}"`);
+    }
+  });
+  it('a file name with U+2028 or € is carried in filename*, not a 500', async () => {
+    const res = await fetch(`${url}/v2/fsm/test/download?name=${encodeURIComponent('Zone\u2028 €.kml')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Zone_ _.kml"; filename*=UTF-8''Zone%E2%80%A8%20%E2%82%AC.kml`);
+    const plain = await fetch(`${url}/v2/fsm/test/download?name=track_1.kml`);
+    expect(plain.headers.get('content-disposition')).toBe('attachment; filename="track_1.kml"');
   });
   it('a label with non-Latin-1 text in the answer is carried too', async () => {
     const f = form({ redirect_target: 'https://app.example.com/done' });
