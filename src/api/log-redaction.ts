@@ -20,8 +20,11 @@ export function isSecretName(raw: string): boolean {
   return name === 'hash' || name.includes('password') || name === 'authorization';
 }
 
-/** A call path keeps only segments that look like call names; anything else (a hash pasted into the path) is censored. */
-const PLAIN_SEGMENT = /^[A-Za-z][A-Za-z_.-]{0,63}$/;
+/**
+ * A path keeps only segments that look like call names (`get_info`, `v2`, `api-v2`): a letter, then
+ * letters, `_.-` and at most two digits. Anything else (a hash pasted into the path) is censored.
+ */
+const isPlainSegment = (s: string) => /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(s) && (s.match(/\d/g)?.length ?? 0) <= 2;
 
 /** The URL as logged: secret query values and unplain path segments censored. */
 export function redactUrl(url: string): string {
@@ -30,7 +33,7 @@ export function redactUrl(url: string): string {
   const query = q < 0 ? undefined : url.slice(q + 1);
   const safePath = path
     .split('/')
-    .map((s) => (s === '' || PLAIN_SEGMENT.test(s) ? s : CENSOR))
+    .map((s) => (s === '' || isPlainSegment(s) ? s : CENSOR))
     .join('/');
   if (query === undefined) return safePath;
   const safeQuery = query
@@ -65,7 +68,7 @@ export function secretsOf(request: FastifyRequest): string[] {
   if (auth) out.push(auth, ...auth.split(/\s+/).filter((t) => t.length >= 4));
   if (request.headers.cookie) out.push(request.headers.cookie);
   // a hash pasted into the path of an unknown call
-  for (const s of String(request.url).split(/[/?&;=]/)) if (s.length >= 16 && !PLAIN_SEGMENT.test(s)) out.push(s);
+  for (const s of String(request.url).split(/[/?&;=]/)) if (s.length >= 16 && !isPlainSegment(s)) out.push(s);
   return out;
 }
 

@@ -118,6 +118,11 @@ describe('the debug log of a run through every authentication path', () => {
 
     const logged = out.split('\n').filter((l) => l.startsWith('{'));
     expect(logged.join('\n')).toContain('incoming request');
+    // what is no secret stays readable: call paths, other parameters, the shape of unknown paths
+    expect(logged.join('\n')).toContain('"url":"/api-v2/user/auth"');
+    expect(logged.join('\n')).toContain('"url":"/v2/fsm/user/get_info?%68ash=[redacted]&x=1"');
+    expect(logged.join('\n')).toContain('"url":"/v2/fsm/no/such/[redacted]"');
+    expect(logged.join('\n')).toContain(`"url":"/v2/fsm/user/auth?login=${LOGIN}&password=[redacted]"`);
     const leaks = logged.filter((l) => l.includes(PASSWORD) || hashes.some((h) => l.includes(h)));
     expect(leaks).toEqual([]);
   });
