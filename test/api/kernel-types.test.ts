@@ -3,6 +3,7 @@
  * code 7 naming the full parameter path, `expected <type>, got <type>`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allCalls } from '../../src/api/server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -53,6 +54,23 @@ describe('wrong types are named, with what was expected and what came', () => {
     const r = await s.call('department/create', { hash, department: { location: 'here' } });
     expect(r.body.errors).toEqual(expect.arrayContaining([{ parameter: 'department.label', error: 'required' }, { parameter: 'department.location', error: 'expected object, got string' }]));
     expect((await s.call('tracker/read', { hash })).body.errors).toEqual([{ parameter: 'tracker_id', error: 'required' }]);
+  });
+  it('over every call and each of its parameters: a present value of the wrong type is never "required"', async () => {
+    let named = 0;
+    for (const call of allCalls) {
+      const shape = (call.params as unknown as { shape?: Record<string, unknown> }).shape;
+      if (call.upload || call.path === 'user/logout' || !shape) continue;
+      for (const name of Object.keys(shape)) {
+        for (const wrong of [true, { wrong: 1 }]) {
+          const r = await s.call(call.path, { hash, [name]: wrong });
+          if (r.body.status?.code !== 7) continue;
+          const about = (r.body.errors as Array<{ parameter: string; error: string }>).filter((e) => e.parameter === name);
+          for (const e of about) expect(e.error, `${call.path} ${name}=${JSON.stringify(wrong)}`).not.toBe('required');
+          named += about.length;
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(100);
   });
   it('nothing was created by the refused calls', async () => {
     expect((await s.call('department/list', { hash })).body.list).toEqual([]);
