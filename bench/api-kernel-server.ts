@@ -5,7 +5,7 @@
  * Prints one JSON line {port, hash?} once listening.
  */
 import Fastify from 'fastify';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUser } from '../src/accounts/accounts.ts';
@@ -27,6 +27,7 @@ if (mode === 'bare') {
   console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port }));
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-bench-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const config = loadConfig({ FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn', ...off });
   // The API alone (kernel, store, resources): the gateway and the telemetry pool are not what this measures.

@@ -10,7 +10,7 @@
  *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000] [--interval 0]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => `86${String(i + 1
 /** A data directory with `n` registered Teltonika trackers. */
 function prepare(n: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-ingest-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const store = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
   const user = store.users.create({ login: 'bench@example.com', passwordHash: 'x', now: Date.now() });
   store.transaction(() => {
@@ -78,6 +79,7 @@ const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc
 /** The same rows, straight into SQLite through the writer's store code, FULL durability, batches as the gateway commits them. */
 function rawInsertRate(rows: number, batch: number): number {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-raw-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const db = openDatabase(join(dir, 'fsm.sqlite'));
   db.pragma('synchronous = FULL');
   const store = new FixStore(db);

@@ -8,7 +8,7 @@
  *   node --import tsx bench/telemetry.ts [--trackers 1000] [--zones 10000] [--points 300]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,7 @@ let seed = 7;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
 
 const dir = mkdtempSync(join(tmpdir(), 'fsm-bench-telemetry-'));
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 const config = loadConfig({ FSM_DATA_DIR: dir });
 const store = openStore(config.dbFile);
 const { id: userId } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'bench@example.com', password: 'bench-1' });

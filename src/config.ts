@@ -14,7 +14,8 @@ export const DEFAULT_PROTOCOL_PORTS: Readonly<Record<string, number>> = Object.f
 export interface Config {
   dataDir: string;
   dbFile: string;
-  http: { host: string; port: number; bodyLimit: number };
+  /** redirectOrigins: origins (`https://app.example.com`) redirect_target may lead to, besides the server's own. */
+  http: { host: string; port: number; bodyLimit: number; redirectOrigins: string[] };
   /** Protocol name -> port (0 = ephemeral) or null when disabled (`off`). */
   protocolPorts: Record<string, number | null>;
   gateway: {
@@ -85,6 +86,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       host: env.FSM_HTTP_HOST || '0.0.0.0',
       port: port(env, 'FSM_HTTP_PORT', 8080) ?? 8080,
       bodyLimit: int(env, 'FSM_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      redirectOrigins: origins(env, 'FSM_REDIRECT_ORIGINS'),
     },
     protocolPorts,
     gateway: {
@@ -129,6 +131,26 @@ function url(env: Env, name: string): string | null {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/** A comma-separated list of http(s) origins, each normalized (`https://App.example.com/` -> `https://app.example.com`). */
+function origins(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((raw) => {
+      let u: URL | undefined;
+      try {
+        u = new URL(raw);
+      } catch {
+        /* reported below */
+      }
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.pathname !== '/' || u.search || u.hash || u.username || u.password) {
+        throw new ConfigError(`${name} must list http(s) origins such as https://app.example.com, got "${raw}"`);
+      }
+      return u.origin;
+    });
 }
 
 const GEOCODER_TYPE_IDS = ['geocoder_type_1', 'geocoder_type_2', 'geocoder_type_3', 'geocoder_type_4', 'geocoder_type_5'] as const;

@@ -4,6 +4,7 @@
  */
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
+import { writeFirstPassword } from './auth/first-password.ts';
 import type { Services } from './api/kernel.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ChatDelivery } from './gateway/chat.ts';
@@ -43,7 +44,8 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
-    print(`Created the master user. Login: ${first.login}  Password: ${first.password}  (shown once; keep it)`);
+    const file = writeFirstPassword(config.dataDir, first);
+    print(`Created the master user. Login: ${first.login}  Password: in ${file} (readable only by this user; delete it once kept)`);
   }
   const api = await buildApi(services, { logger: opts.logger });
   const address = await api.listen({ host: config.http.host, port: config.http.port });

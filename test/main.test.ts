@@ -1,6 +1,6 @@
 /** `npm start` as a new user runs it: a real process on a fresh data directory (issue 2). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,22 @@ import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const portsOff = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
 const procs: ChildProcess[] = [];
-afterEach(() => procs.splice(0).forEach((p) => p.kill('SIGKILL')));
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(procs.splice(0).map((p) => (p.exitCode === null && p.signalCode === null ? new Promise((r) => { p.once('exit', r); p.kill('SIGKILL'); }) : undefined)));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
+/** Login and password of the first master user: the path is printed, the password is in the file. */
+function firstAccount(output: string): { login: string; password: string; file: string } {
+  const [, login, file] = /Login: (\S+)\s+Password: in (\S+)/.exec(output)!;
+  const [, password] = /^password: (\S+)$/m.exec(readFileSync(file, 'utf8'))!;
+  return { login, password, file };
+}
 
 /** Start the server as `npm start` does (SERVER_NODE_ARGS) and wait until it listens. */
 function startServer(dataDir: string, env: Record<string, string> = {}) {
@@ -45,12 +60,13 @@ describe('npm start', () => {
     expect(pkg.scripts.start).toBe(`node ${SERVER_NODE_ARGS.join(' ')}`);
   });
 
-  it('creates a master user on an empty data directory, prints its password once, and it logs in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fsm-start-'));
+  it('creates a master user on an empty data directory, writes its password to a file only its user reads, and it logs in', async () => {
+    const dir = tempDir('fsm-start-');
     const a = await startServer(dir);
-    const m = /Login: (\S+)\s+Password: (\S+)/.exec(a.output());
-    expect(m).not.toBeNull();
-    const [, login, password] = m!;
+    const { login, password, file } = firstAccount(a.output());
+    expect(file).toBe(join(dir, 'first-master-password.txt'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(a.output()).not.toContain(password);
     const auth = await post(a.url, 'user/auth', { login, password });
     expect(auth.success).toBe(true);
     expect(await a.stop()).toBe(0);
@@ -60,9 +76,9 @@ describe('npm start', () => {
   });
 
   it('never logs passwords or session hashes, even with request logging on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fsm-log-'));
+    const dir = tempDir('fsm-log-');
     const s = await startServer(dir, { FSM_LOG_LEVEL: 'debug' });
-    const [, login, password] = /Login: (\S+)\s+Password: (\S+)/.exec(s.output())!;
+    const { login, password } = firstAccount(s.output());
     const { hash } = await post(s.url, 'user/auth', { login, password });
     await fetch(`${s.url}/v2/fsm/user/get_info?hash=${hash}`);
     await fetch(`${s.url}/v2/fsm/user/auth?login=${login}&password=${password}`);
@@ -76,6 +92,6 @@ describe('npm start', () => {
   });
 
   it('refuses a bad setting with a clear message', async () => {
-    await expect(startServer(mkdtempSync(join(tmpdir(), 'fsm-bad-')), { FSM_HTTP_PORT: 'eighty' })).rejects.toThrow(/FSM_HTTP_PORT must be a whole number/);
+    await expect(startServer(tempDir('fsm-bad-'), { FSM_HTTP_PORT: 'eighty' })).rejects.toThrow(/FSM_HTTP_PORT must be a whole number/);
   });
 });

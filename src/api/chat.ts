@@ -73,7 +73,7 @@ const send = defineCall({
 const broadcast = defineCall({
   path: 'tracker/chat/broadcast',
   summary: 'Send one message to many trackers: sent_to lists those that can take it, not_sent_to the others.',
-  params: z.object({ trackers: trackerList.min(1), message }),
+  params: z.object({ trackers: trackerList, message }),
   handler({ services, owner, params }) {
     const sent: number[] = [];
     const notSent: number[] = [];
@@ -109,7 +109,7 @@ const markReadAll = defineCall({
 const markRead = defineCall({
   path: 'tracker/chat/mark_read',
   summary: 'Mark messages read: message_id or message_ids (use only one).',
-  params: z.object({ message_id: id.optional(), message_ids: z.array(id).min(1).max(10_000).optional() }),
+  params: z.object({ message_id: id.optional(), message_ids: z.array(id).max(10_000).optional() }),
   handler({ services, owner, params }) {
     if ((params.message_id === undefined) === (params.message_ids === undefined)) throw invalidParams([{ parameter: 'message_id', error: 'pass either message_id or message_ids' }]);
     const ids = params.message_ids ?? [params.message_id!];

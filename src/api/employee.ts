@@ -265,7 +265,7 @@ async function convertRow(services: Services, cells: Record<BatchField, string>,
     else errors.push({ parameter: 'address', error: 'the geocoder found no such address' });
   }
   const parsed = createShape.safeParse(input);
-  if (!parsed.success) for (const e of issuesToErrors(parsed.error.issues)) errors.push({ parameter: e.parameter.replace(/^location\./, ''), error: e.error });
+  if (!parsed.success) for (const e of issuesToErrors(parsed.error.issues, input)) errors.push({ parameter: e.parameter.replace(/^location\./, ''), error: e.error });
   // spec, Employees: employees created this way must have a phone or an e-mail
   if (!cells.phone && !cells.email) errors.push({ parameter: 'phone', error: 'an employee needs a phone or an e-mail' });
   // Rows with errors show the values as read, so a client can point at the cells at fault.

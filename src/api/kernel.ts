@@ -18,6 +18,7 @@ import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { errorBody, httpStatus } from './errors.ts';
+import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
 import type { Right } from './rights.ts';
 
@@ -92,8 +93,6 @@ export function defineCall<S extends z.ZodType>(def: CallDef<S>): CallDef<S> {
   return def;
 }
 
-const REDIRECT = z.string().url().max(2048);
-
 export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Services): void {
   const seen = new Set<string>();
   for (const call of calls) {
@@ -105,17 +104,14 @@ export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Ser
 }
 
 async function runCall(call: CallDef, services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  let redirectTarget: string | undefined;
+  let redirectTarget: URL | undefined;
   try {
     const raw = mergeParams(request.query, request.body);
-    if (call.upload && raw.redirect_target !== undefined) {
-      const t = REDIRECT.safeParse(raw.redirect_target);
-      if (!t.success) throw invalidParams([{ parameter: 'redirect_target', error: 'must be an absolute URL' }]);
-      redirectTarget = t.data;
-    }
+    if (call.upload && raw.redirect_target !== undefined) redirectTarget = checkRedirectTarget(raw.redirect_target, services, request);
     const auth = authenticate(call, services, request, raw);
-    const parsed = call.params.safeParse(coerce(call.params, raw));
-    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues));
+    const input = coerce(call.params, raw);
+    const parsed = call.params.safeParse(input);
+    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, input));
     const result = await call.handler({ params: parsed.data, services, request, reply, ...auth } as CallContext<unknown>);
     if (result instanceof SerializedMembers && !redirectTarget) {
       return reply.code(200).type('application/json; charset=utf-8').send(`{"success":true${result.json ? `,${result.json}` : ''}}`);
@@ -123,7 +119,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     if (result instanceof SerializedMembers) return answer(reply, 200, { success: true, ...(JSON.parse(`{${result.json}}`) as object) }, redirectTarget);
     if (result instanceof FileAnswer) {
       reply.header('content-type', result.contentType);
-      if (result.fileName) reply.header('content-disposition', `attachment; filename="${result.fileName.replace(/["\\\r\n]/g, '_')}"`);
+      if (result.fileName) reply.header('content-disposition', contentDisposition(result.fileName));
       return reply.send(result.body);
     }
     return answer(reply, 200, { success: true, ...(result ?? {}) }, redirectTarget);
@@ -133,17 +129,67 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
   }
 }
 
+/** A header carries Latin-1 only: a name beyond printable ASCII also goes as RFC 6266 filename*. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === name) return `attachment; filename="${ascii}"`;
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
+
 function internal(request: FastifyRequest, e: unknown): DomainError {
-  request.log.error({ err: e }, 'call failed');
+  request.log.error({ err: redactError(e, secretsOf(request)) }, 'call failed');
   return new DomainError(1);
 }
 
-function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: string) {
-  if (redirectTarget) {
-    const sep = redirectTarget.includes('?') ? '&' : '?';
-    return reply.redirect(`${redirectTarget}${sep}response=${encodeURIComponent(JSON.stringify(body))}`, 303);
-  }
+function answer(reply: FastifyReply, status: number, body: Record<string, unknown>, redirectTarget?: URL) {
+  if (redirectTarget) return reply.redirect(redirectLocation(redirectTarget, body), 303);
   return reply.code(status).send(body);
+}
+
+/**
+ * redirect_target must be an absolute http(s) URL on an allowed origin: the server's own (as the
+ * request addressed it, or FSM_PUBLIC_URL) or one listed in FSM_REDIRECT_ORIGINS. Anything else
+ * (javascript:, data:, file:, foreign sites: an open redirect) is code 7 naming it.
+ */
+function checkRedirectTarget(value: unknown, services: Services, request: FastifyRequest): URL {
+  const refuse = (error: string) => invalidParams([{ parameter: 'redirect_target', error }]);
+  if (typeof value !== 'string' || value.length > 2048) throw refuse('must be an absolute http(s) URL of at most 2048 characters');
+  let target: URL;
+  try {
+    target = new URL(value);
+  } catch {
+    throw refuse('must be an absolute http(s) URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw refuse(`must be an http(s) URL, not ${target.protocol}`);
+  if (target.username || target.password) throw refuse('must not carry a user name or password');
+  if (!allowedOrigins(services, request).has(target.origin)) throw refuse(`the origin ${target.origin} is not allowed (FSM_REDIRECT_ORIGINS)`);
+  return target;
+}
+
+function allowedOrigins(services: Services, request: FastifyRequest): Set<string> {
+  const out = new Set(services.config.http.redirectOrigins);
+  for (const own of [`${request.protocol}://${request.host}`, services.config.publicUrl]) {
+    try {
+      if (own) out.add(new URL(own).origin);
+    } catch {
+      /* a malformed Host header names no origin */
+    }
+  }
+  return out;
+}
+
+/**
+ * <target>?response=<urlencoded JSON> (`&response=` when the target has a query; before its
+ * #fragment). The URL serializer percent-encodes what a header cannot carry (U+2028, €, ...).
+ */
+function redirectLocation(target: URL, body: Record<string, unknown>): string {
+  const u = new URL(target.href);
+  const fragment = u.hash;
+  u.hash = '';
+  const base = u.href;
+  const sep = u.search ? '&' : base.endsWith('?') ? '' : '?';
+  return `${base}${sep}response=${encodeURIComponent(JSON.stringify(body))}${fragment}`;
 }
 
 /** The session hash from the parameters or from `Authorization: NVX <hash>`. */

@@ -65,14 +65,38 @@ export function coerce(schema: z.ZodType, value: unknown): unknown {
   return value;
 }
 
-/** zod issues -> the `errors: [{parameter, error}]` member of a code 7 answer. */
-export function issuesToErrors(issues: z.core.$ZodIssue[]): Array<{ parameter: string; error: string }> {
-  return issues.map((i) => ({ parameter: i.path.length ? i.path.map(String).join('.') : '(parameters)', error: describeIssue(i) }));
+/**
+ * zod issues -> the `errors: [{parameter, error}]` member of a code 7 answer. `input` is what was
+ * validated: a value of the wrong type is told apart from a missing one by looking it up there.
+ */
+export function issuesToErrors(issues: z.core.$ZodIssue[], input?: unknown): Array<{ parameter: string; error: string }> {
+  return issues.map((i) => ({
+    parameter: i.path.length ? i.path.map(String).join('.') : '(parameters)',
+    error: describeIssue(i, 'input' in i ? i.input : valueAt(input, i.path)),
+  }));
 }
 
-function describeIssue(i: z.core.$ZodIssue): string {
-  if (i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined) return 'required';
-  return i.message;
+function describeIssue(i: z.core.$ZodIssue, value: unknown): string {
+  if (i.code !== 'invalid_type') return i.message;
+  return value === undefined ? 'required' : `expected ${i.expected}, got ${typeName(value)}`;
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/** The JSON-ish name of a value's type, as a client would call it. */
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' && Number.isNaN(v)) return 'NaN';
+  if (Buffer.isBuffer(v) || (typeof v === 'object' && 'data' in v && Buffer.isBuffer((v as { data: unknown }).data))) return 'file';
+  return typeof v;
 }
 
 /**

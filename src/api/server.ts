@@ -8,6 +8,7 @@ import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import { errorBody, httpStatus } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
+import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
 import { userCalls } from './user.ts';
 import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
@@ -30,9 +31,8 @@ export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSet
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
 
-const SECRET_PARAMS = /([?&](?:hash|password)=)[^&]*/gi;
-
-export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[] } = {}): Promise<FastifyInstance> {
+/** `logStream`: where log lines go (default stdout); tests read the log from it. */
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const calls = opts.calls ?? allCalls;
   const requestLogging = ['debug', 'trace'].includes(config.logLevel);
@@ -49,10 +49,12 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
         ? false
         : {
             level: config.logLevel,
-            // Session hashes and passwords never reach the log: not in URLs, not in headers.
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // Session hashes and passwords never reach the log: not in URLs, not in headers, not in
+            // error lines (log-redaction.ts).
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', 'hash'], censor: '[redacted]' },
             serializers: {
-              req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_PARAMS, '$1[redacted]'), remoteAddress: req.ip }),
+              req: (req) => ({ method: req.method, url: redactUrl(String(req.url)), remoteAddress: req.ip }),
             },
           },
   });
@@ -71,7 +73,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
       e = new DomainError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
       return reply.code(httpStatus(e)).send(errorBody(e));
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: redactError(error, secretsOf(request)) }, 'request failed');
     e = new DomainError(1);
     return reply.code(httpStatus(e)).send(errorBody(e));
   });

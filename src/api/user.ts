@@ -1,6 +1,7 @@
 /** User calls (spec: User, base path /user; Authentication). */
 import { z } from 'zod';
 import { sendActivation } from '../accounts/accounts.ts';
+import { beginLoginAttempt } from '../auth/attempts.ts';
 import { checkPassword, dummyHash, PASSWORD_RULE } from '../auth/passwords.ts';
 import type { TariffRow } from '../store/tariffs.ts';
 import type { UserRow } from '../store/users.ts';
@@ -21,36 +22,25 @@ const auth = defineCall({
   async handler({ params, services, request, reply }) {
     const { store, config, now } = services;
     const t = now();
-    const windowMs = config.auth.failureWindowMinutes * 60_000;
-    const since = t - windowMs;
-    const loginKey = `login:${params.login.trim().toLowerCase()}`;
-    const addressKey = `address:${request.ip}`;
-    for (const [key, limit] of [
-      [loginKey, config.auth.loginMaxFailures],
-      [addressKey, config.auth.addressMaxFailures],
-    ] as const) {
-      if (store.sessions.failures(key, since) >= limit) {
-        const retryAt = store.sessions.retryAt(key, since, limit, windowMs);
-        const wait = retryAt - t;
-        reply.header('retry-after', String(Math.ceil(wait / 1000)));
-        throw new DomainError(105, { retry_after: isoDuration(wait), retry_at: new Date(retryAt).toISOString() }, `Login attempts limit exceeded, try again in ${Math.ceil(wait / 60000)} minute(s), at ${new Date(retryAt).toISOString()}`);
-      }
+    const limits = { loginMaxFailures: config.auth.loginMaxFailures, addressMaxFailures: config.auth.addressMaxFailures, windowMinutes: config.auth.failureWindowMinutes };
+    let attempt;
+    try {
+      attempt = beginLoginAttempt(store.sessions, limits, params.login, request.ip, t);
+    } catch (e) {
+      if (e instanceof DomainError && typeof e.extra.retry_at === 'string') reply.header('retry-after', String(Math.ceil((Date.parse(e.extra.retry_at) - t) / 1000)));
+      throw e;
     }
     const user = store.users.findByLogin(params.login);
     const ok = await checkPassword(user?.password_hash ?? (await dummyHash()), params.password);
-    if (!user || !ok || (params.dealer_id !== undefined && params.dealer_id !== user.dealer_id)) {
-      store.sessions.recordFailure(loginKey, t);
-      store.sessions.recordFailure(addressKey, t);
-      throw new DomainError(102);
-    }
+    // A wrong password or dealer stays counted as a failure.
+    if (!user || !ok || (params.dealer_id !== undefined && params.dealer_id !== user.dealer_id)) throw new DomainError(102);
+    attempt.succeeded();
     if (store.users.isDealerBlocked(user)) throw new DomainError(11);
     if (!user.activated) throw new DomainError(103);
     const ttl = config.auth.sessionTtlDays * 86_400_000;
     if (store.sessions.activeCount(user.id, 'user', t, ttl) >= config.auth.maxSessionsPerUser) {
       throw new DomainError(104, {}, `Logins limit exceeded: at most ${config.auth.maxSessionsPerUser} sessions; reuse a session or log out of one`);
     }
-    store.sessions.clearFailures(loginKey);
-    store.sessions.purgeFailures(since);
     return { hash: store.sessions.create(user.id, 'user', t) };
   },
 });

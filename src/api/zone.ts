@@ -8,7 +8,7 @@ import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
-import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, tagIds, uploadedFile } from './place.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, uploadedFile } from './place.ts';
 import { id } from './schemas.ts';
 
 const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
@@ -22,7 +22,8 @@ const zoneBody = {
   color: color.default('27A9E3'),
   radius: radius.optional(),
   center: z.object({ lat, lng }).optional(),
-  tags: tagIds.optional(),
+  // Spec: no lower bound (the official client sends `tags: []` for every new zone).
+  tags: z.array(id).max(100).optional(),
 };
 type ZoneBody = z.infer<z.ZodObject<typeof zoneBody>>;
 
@@ -115,7 +116,7 @@ const remove = defineCall({
   path: 'zone/delete',
   summary: 'Delete one zone (zone_id) or several (zone_ids), all or none; 203 names the rules that use them.',
   right: 'zone_update',
-  params: z.object({ zone_id: id.optional(), zone_ids: z.array(id).min(1).max(1000).optional() }),
+  params: z.object({ zone_id: id.optional(), zone_ids: z.array(id).max(1000).optional() }),
   handler({ services, owner, params }) {
     if (params.zone_id !== undefined && params.zone_ids !== undefined) throw invalidParams([{ parameter: 'zone_ids', error: 'use only one of zone_id and zone_ids' }]);
     const ids = params.zone_ids ?? (params.zone_id !== undefined ? [params.zone_id] : undefined);

@@ -29,6 +29,7 @@ export class SessionStore {
   private failOldest;
   private failPurge;
   private failClear;
+  private failWithdraw;
 
   /** Sessions by hash (null: no such session), valid while no session is created or destroyed (migration 012). */
   private cache: VersionedCache<string, SessionRow | null>;
@@ -47,6 +48,7 @@ export class SessionStore {
     this.failOldest = db.prepare<[string, number, number], { at: number }>('SELECT at FROM auth_failures WHERE key = ? AND at >= ? ORDER BY at LIMIT 1 OFFSET ?');
     this.failPurge = db.prepare('DELETE FROM auth_failures WHERE at < ?');
     this.failClear = db.prepare('DELETE FROM auth_failures WHERE key = ?');
+    this.failWithdraw = db.prepare('DELETE FROM auth_failures WHERE rowid = ?');
   }
 
   create(userId: number, type: SessionType, now: number): string {
@@ -83,8 +85,12 @@ export class SessionStore {
     this.purgeStmt.run(now - ttlMs);
   }
 
-  recordFailure(key: string, now: number): void {
-    this.failInsert.run(key, now);
+  /** Answers the record's id: an attempt counted before its outcome is known can be withdrawn. */
+  recordFailure(key: string, now: number): number {
+    return Number(this.failInsert.run(key, now).lastInsertRowid);
+  }
+  withdrawFailure(recordId: number): void {
+    this.failWithdraw.run(recordId);
   }
   failures(key: string, since: number): number {
     return this.failCount.get(key, since)!.n;

@@ -73,7 +73,7 @@ describe('sending', () => {
     const r = await s.call('tracker/chat/send', { hash: ann.hash, tracker_id: truck, message: 'Call the office' });
     await new Promise((res) => setTimeout(res, 200));
     expect(status(r.body.id)).toBe('PENDING');
-    await s.close();
+    await s.close({ keepDataDir: true });
     s = await startTestServer({ FSM_TELTONIKA_PORT: '0' }, dir);
     port = s.running.gateway.ports.teltonika.tcp!;
     expect(status(r.body.id)).toBe('PENDING');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApi, allCalls, type UploadedFile } from '../../src/api/server.ts';
-import { defineCall, type CallDef } from '../../src/api/kernel.ts';
+import { defineCall, FileAnswer, type CallDef } from '../../src/api/kernel.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { ChatDelivery } from '../../src/gateway/chat.ts';
@@ -135,11 +135,18 @@ describe('redirect_target on upload calls', () => {
     params: z.object({ label: z.string(), file: z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data)) }),
     handler: ({ params }) => ({ label: params.label, name: params.file.filename, size: params.file.data.length }),
   });
+  const download = defineCall({
+    path: 'test/download',
+    summary: 'a file named by the caller',
+    access: 'public',
+    params: z.object({ name: z.string() }),
+    handler: ({ params }) => new FileAnswer('<kml/>', 'application/vnd.google-earth.kml+xml', params.name),
+  });
   let url: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent' });
-    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(s.store.chat), geocoder: createGeocoder(config.geocoder, { cache: s.store.geocache }) }, { logger: false, calls: [...allCalls, echo] as CallDef[] });
+    const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent', FSM_REDIRECT_ORIGINS: 'https://app.example.com,http://intranet.example.com:8081' });
+    const app = await buildApi({ config, store: s.store, mailer: createMailer(config.mail), now: Date.now, chat: new ChatDelivery(s.store.chat), geocoder: createGeocoder(config.geocoder, { cache: s.store.geocache }) }, { logger: false, calls: [...allCalls, echo, download] as CallDef[] });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     close = () => app.close();
@@ -178,5 +185,62 @@ describe('redirect_target on upload calls', () => {
     const body = await (await fetch(`${url}/v2/fsm/test/upload`, { method: 'POST', body: form({ redirect_target: 'not a url' }) })).json();
     expect(body.status.code).toBe(7);
     expect(body.errors[0].parameter).toBe('redirect_target');
+  });
+
+  // Issue 10, item 10: only http(s), only allowed origins, and what a header cannot carry is percent-encoded.
+  const refused = async (target: string, error: string) => {
+    const res = await fetch(`${url}/v2/fsm/test/upload`, { method: 'POST', body: form({ redirect_target: target }), redirect: 'manual' });
+    expect(res.status, target).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.json()).toEqual({ success: false, status: { code: 7, description: 'Invalid parameters: redirect_target' }, errors: [{ parameter: 'redirect_target', error }] });
+  };
+  it('refuses javascript:, data: and file: targets with 7, without a Location', async () => {
+    await refused('javascript:alert(document.cookie)', 'must be an http(s) URL, not javascript:');
+    await refused('data:text/html,<script>alert(1)</script>', 'must be an http(s) URL, not data:');
+    await refused('file:///etc/passwd', 'must be an http(s) URL, not file:');
+    await refused('JavaScript:alert(1)', 'must be an http(s) URL, not javascript:');
+  });
+  it('refuses origins the operator did not allow (no open redirect), also to unauthenticated requests', async () => {
+    await refused('https://evil.example.net/phish', 'the origin https://evil.example.net is not allowed (FSM_REDIRECT_ORIGINS)');
+    await refused('http://app.example.com/done', 'the origin http://app.example.com is not allowed (FSM_REDIRECT_ORIGINS)');
+    await refused('https://app.example.com:8443/done', 'the origin https://app.example.com:8443 is not allowed (FSM_REDIRECT_ORIGINS)');
+    await refused('https://user:pw@app.example.com/done', 'must not carry a user name or password');
+  });
+  it('follows listed origins and the server\'s own', async () => {
+    for (const target of ['http://intranet.example.com:8081/upload-done', `${url}/after-upload`]) {
+      const res = await fetch(`${url}/v2/fsm/test/upload`, { method: 'POST', body: form({ redirect_target: target }), redirect: 'manual' });
+      expect(res.status, target).toBe(303);
+      expect(res.headers.get('location')!.startsWith(`${target}?response=`)).toBe(true);
+    }
+  });
+  it('percent-encodes U+2028 and € of a target instead of failing, and keeps its #fragment last', async () => {
+    const res = await fetch(`${url}/v2/fsm/test/upload`, { method: 'POST', body: form({ redirect_target: 'https://app.example.com/pay/€?note=a\u2028b#top' }), redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const location = res.headers.get('location')!;
+    expect(location).toMatch(/^https:\/\/app\.example\.com\/pay\/%E2%82%AC\?note=a%E2%80%A8b&response=[^#]+#top$/);
+    const loc = new URL(location);
+    expect(loc.searchParams.get('note')).toBe('a\u2028b');
+    expect(JSON.parse(loc.searchParams.get('response')!)).toEqual({ success: true, label: 'layer', name: 'a.kml', size: 6 });
+  });
+  it('FSM_REDIRECT_ORIGINS takes http(s) origins only, normalized', () => {
+    expect(loadConfig({ FSM_REDIRECT_ORIGINS: ' https://App.Example.com/ , http://10.0.0.5:8081' }).http.redirectOrigins).toEqual(['https://app.example.com', 'http://10.0.0.5:8081']);
+    expect(loadConfig({}).http.redirectOrigins).toEqual([]);
+    for (const bad of ['ftp://files.example.com', 'https://app.example.com/path', 'app.example.com', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ FSM_REDIRECT_ORIGINS: bad }), bad).toThrow(`FSM_REDIRECT_ORIGINS must list http(s) origins such as https://app.example.com, got "${bad}"`);
+    }
+  });
+  it('a file name with U+2028 or € is carried in filename*, not a 500', async () => {
+    const res = await fetch(`${url}/v2/fsm/test/download?name=${encodeURIComponent('Zone\u2028 €.kml')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Zone_ _.kml"; filename*=UTF-8''Zone%E2%80%A8%20%E2%82%AC.kml`);
+    const plain = await fetch(`${url}/v2/fsm/test/download?name=track_1.kml`);
+    expect(plain.headers.get('content-disposition')).toBe('attachment; filename="track_1.kml"');
+  });
+  it('a label with non-Latin-1 text in the answer is carried too', async () => {
+    const f = form({ redirect_target: 'https://app.example.com/done' });
+    f.set('label', 'Zone \u2028 €');
+    const res = await fetch(`${url}/v2/fsm/test/upload`, { method: 'POST', body: f, redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(JSON.parse(new URL(res.headers.get('location')!).searchParams.get('response')!).label).toBe('Zone \u2028 €');
   });
 });

@@ -94,6 +94,15 @@ describe('user/auth', () => {
     await createUser(deps(), { login: 'bystander@example.com', password: 'pw' });
     expect((await s.call('user/auth', { login: 'bystander@example.com', password: 'pw' })).body.success).toBe(true);
   });
+  it('the limit holds under concurrency: of 40 parallel guesses only 3 are checked, the rest answer 105', async () => {
+    await createUser(deps(), { login: 'parallel@example.com', password: 'right' });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => s.call('user/auth', { login: 'parallel@example.com', password: 'wrong' })));
+    const codes = answers.map((r) => r.body.status.code);
+    expect(codes.filter((c) => c === 102)).toHaveLength(3);
+    expect(codes.filter((c) => c === 105)).toHaveLength(37);
+    // the right password past the limit is refused too
+    expect((await s.call('user/auth', { login: 'parallel@example.com', password: 'right' })).body.status.code).toBe(105);
+  });
 });
 
 describe('user/logout', () => {
@@ -197,6 +206,8 @@ describe('limits on failures per address, and session lifetime', () => {
   afterAll(() => t.close());
   it('105 for an address that failed too often, whatever the login', async () => {
     await t.user('addr@example.com');
+    // successful logins are no failures, though each is counted until its password is checked
+    for (let i = 0; i < 3; i++) expect((await t.call('user/auth', { login: 'addr@example.com', password: 'secret-1' })).body.success).toBe(true);
     expect((await t.call('user/auth', { login: 'a@example.com', password: 'x' })).body.status.code).toBe(102);
     expect((await t.call('user/auth', { login: 'b@example.com', password: 'x' })).body.status.code).toBe(102);
     expect((await t.call('user/auth', { login: 'addr@example.com', password: 'secret-1' })).body.status.code).toBe(105);

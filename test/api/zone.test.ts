@@ -60,14 +60,14 @@ describe('zone/create, list, update, delete', () => {
     expect((await g.call('zone/update', { hash: ann.hash, zone: circle({ id: 99999999 }) })).body.status.code).toBe(201);
     expect(g.s.store.zones.get(ann.id, id)!.label).toBe('Renamed');
   });
-  it('7 naming the parameter: missing center or radius, bad color, empty tags, bad points', async () => {
+  it('7 naming the parameter: missing center or radius, bad color, tags not a list, bad points', async () => {
     const n = count(ann.id);
     for (const [p, param] of [
       [{ zone: circle({ center: undefined }) }, 'zone.center'],
       [{ zone: circle({ radius: undefined }) }, 'zone.radius'],
       [{ zone: { type: 'sausage', label: 'S' }, points: square }, 'zone.radius'],
       [{ zone: circle({ color: 'red' }) }, 'zone.color'],
-      [{ zone: circle({ tags: [] }) }, 'zone.tags'],
+      [{ zone: circle({ tags: { north: 1 } }) }, 'zone.tags'],
       [{ zone: circle({ type: 'square' }) }, 'zone.type'],
       [{ zone: circle({ label: '' }) }, 'zone.label'],
       [{ zone: { type: 'polygon', label: 'P' } }, 'points'],

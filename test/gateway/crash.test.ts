@@ -4,7 +4,7 @@
  * tracker saw acknowledged is in the store. Prints acknowledged vs stored.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,11 @@ import { SERVER_NODE_ARGS } from '../../src/server-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const procs: ChildProcess[] = [];
-afterAll(() => procs.forEach((p) => p.kill('SIGKILL')));
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(procs.map((p) => (p.exitCode === null && p.signalCode === null ? new Promise((r) => { p.once('exit', r); p.kill('SIGKILL'); }) : undefined)));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function startServer(dataDir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
@@ -48,6 +52,7 @@ function startServer(dataDir: string): Promise<{ proc: ChildProcess; port: numbe
 describe('kill -9 while trackers send', () => {
   it('keeps every acknowledged fix', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fsm-crash-'));
+    dirs.push(dataDir);
     const config = loadConfig({ FSM_DATA_DIR: dataDir });
     const trackers = 20;
     const deviceIds = Array.from({ length: trackers }, (_, i) => `35${String(i + 1).padStart(13, '0')}`);

@@ -1,5 +1,5 @@
 /** The geocoder service without HTTP: configuration, text helpers, LRU, cache expiry and in-flight sharing. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,14 +73,17 @@ describe('text helpers', () => {
 
 describe('cache', () => {
   let store: Store;
+  let dir: string;
   let n: FakeService;
   const env = () => ({ FSM_GEOCODER_NOMINATIM_URL: n.url, FSM_GEOCODER_TYPES: 'geocoder_type_1:nominatim' });
   beforeAll(async () => {
     n = await fakeNominatim();
-    store = openStore(join(mkdtempSync(join(tmpdir(), 'fsm-geo-')), 'geo.sqlite'));
+    dir = mkdtempSync(join(tmpdir(), 'fsm-geo-'));
+    store = openStore(join(dir, 'geo.sqlite'));
   });
   afterAll(async () => {
     store.close();
+    rmSync(dir, { recursive: true, force: true });
     await n.close();
   });
 

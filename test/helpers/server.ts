@@ -2,7 +2,7 @@
  * A real server for tests: a fresh data directory, the API on an ephemeral port (listeners off
  * unless asked), and a second connection to the same SQLite file for setting up fixtures.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUser } from '../../src/accounts/accounts.ts';
@@ -25,15 +25,33 @@ export interface TestServer {
   /** Create a user directly and log it in over HTTP; answers its id and session hash. */
   user(login: string, opts?: { password?: string; parent?: string; rights?: string[]; demo?: boolean; timeZone?: string }): Promise<{ id: number; hash: string }>;
   addTracker(userId: number, deviceId: string, opts?: { protocol?: string; label?: string; phone?: string; hasGsm?: boolean; bundledSim?: boolean }): number;
-  close(): Promise<void>;
+  /** Stops the server and removes its data directory; `keepDataDir` for a restart on the same directory. */
+  close(opts?: { keepDataDir?: boolean }): Promise<void>;
 }
 
-/** `dataDir`: reuse a data directory (a restart); default a fresh one. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'))): Promise<TestServer> {
+/** Data directories this helper made: removed by the close() of the last server on them. */
+const madeHere = new Set<string>();
+
+/** `dataDir`: reuse a data directory (a restart after `close({ keepDataDir: true })`); default a fresh one. */
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  if (!dataDir) {
+    dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'));
+    madeHere.add(dataDir);
+  }
+  const removeDir = () => {
+    if (madeHere.delete(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+  };
   const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', FSM_TELEMETRY_THREADS: '1', ...ports, ...env });
   const printed: string[] = [];
-  const running = await start(config, { logger: false, print: (s) => printed.push(s) });
+  let running: Running;
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', FSM_TELEMETRY_THREADS: '1', ...ports, ...env });
+    running = await start(config, { logger: false, print: (s) => printed.push(s) });
+  } catch (e) {
+    removeDir();
+    throw e;
+  }
   const store = openStore(config.dbFile);
   const sql = openSql(config.dbFile);
   const url = running.apiUrl;
@@ -70,10 +88,14 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
       running.gateway.core.registry.refresh();
       return id;
     },
-    async close() {
-      sql.close();
-      store.close();
-      await running.close();
+    async close(opts = {}) {
+      try {
+        sql.close();
+        store.close();
+        await running.close();
+      } finally {
+        if (!opts.keepDataDir) removeDir();
+      }
     },
   };
 }

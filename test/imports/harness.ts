@@ -43,7 +43,7 @@ export interface GeoTestServer {
 
 export async function startGeoTestServer(): Promise<GeoTestServer> {
   const s = await startTestServer();
-  const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ FSM_DATA_DIR: s.dataDir, FSM_LOG_LEVEL: 'silent', FSM_REDIRECT_ORIGINS: 'https://app.example.com' });
   const geocoder = new ScriptedGeocoder();
   // Only what the place and zone calls use; the rest of Services (gateway parts) stays unset here.
   // Uploads in a real worker pool, as the server runs them.

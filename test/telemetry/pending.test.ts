@@ -3,7 +3,7 @@
  * in-order data continues from the window's tail (no replay), late data and reprocessing requests
  * are never lost. Real SQLite file, the writer's and the workers' own store code.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,13 +14,15 @@ import { openSql } from '../helpers/sql.ts';
 import type { WindowResult } from '../../src/store/telemetry.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 
-const file = join(mkdtempSync(join(tmpdir(), 'fsm-pending-')), 'fsm.sqlite');
+const dir = mkdtempSync(join(tmpdir(), 'fsm-pending-'));
+const file = join(dir, 'fsm.sqlite');
 const store = openStore(file);
 // The fix writer's store on its own connection, as the gateway's writer has one.
 const sql = openSql(file);
 afterAll(() => {
   sql.close();
   store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 const fixes = new FixStore(sql);
 const T0 = Date.UTC(2026, 10, 20, 8);

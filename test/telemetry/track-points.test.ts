@@ -4,7 +4,7 @@
  * that drop points; every read of a random span equals the model, and chunks stay disjoint and
  * at most CHUNK_POINTS long.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,12 +14,14 @@ import { CHUNK_POINTS, emptyPacked, type PackedPoints } from '../../src/store/tr
 import { rng } from './geofence/helpers.ts';
 import { flagsOf } from '../../src/core/point.ts';
 
-const file = join(mkdtempSync(join(tmpdir(), 'fsm-track-points-')), 'fsm.sqlite');
+const dir = mkdtempSync(join(tmpdir(), 'fsm-track-points-'));
+const file = join(dir, 'fsm.sqlite');
 const store = openStore(file);
 const sql = openSql(file);
 afterAll(() => {
   sql.close();
   store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 const points = store.telemetry.trackPoints;
 
