@@ -5,7 +5,6 @@
 import { Reader, i16be, i32be, u16be, u32be } from '../binary.ts';
 import { Alarm, Attr, indexed } from '../attributes.ts';
 import { DecodeError, type AttrValue } from '../types.ts';
-import type { Layout } from './layouts.ts';
 
 export const CODEC_GH3000 = 0x07;
 export const CODEC_8 = 0x08;
@@ -235,6 +234,26 @@ export function modelIo(model: string | undefined): ModelIo {
     if (MODELS.size < 64) MODELS.set(model, m);
   }
   return m;
+}
+
+/** A compiled record layout (protocols/teltonika/layouts.ts compiles them). */
+export type ReadRecord = (b: Buffer, o: number, cell: number[]) => Attrs;
+
+export interface Layout {
+  codec: number;
+  /** With the 16-byte section (`extended` setting). */
+  extended: boolean;
+  table: IoTable;
+  nums: Uint16Array;
+  /** Bytes from the record's start to its end. */
+  size: number;
+  seen: number;
+  /** The compiled reader; null when the layout cannot be compiled. */
+  read: ReadRecord | null | undefined;
+  /** Compiled with the reader: whether the record at `o` has this layout (given that it fits). */
+  matches: ((b: Buffer, o: number) => boolean) | undefined;
+  /** The next layout of the same bucket. */
+  next: Layout | undefined;
 }
 
 /** The state of a packet's IO decoding: the table, the current record's cell parts (NaN: absent). */

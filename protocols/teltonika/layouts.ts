@@ -20,24 +20,8 @@ import { CODEC_8, CODEC_8E, CODEC_16, type Attrs, ioKey, uval8, sval8, rawval8, 
 // Layouts with BLE beacons or tags (as many attributes as entries), GH3000 records and FM6 models
 // take the general path. Keys come from our tables or from numbers; JSON.stringify quotes them.
 
-type ReadRecord = (b: Buffer, o: number, cell: number[]) => Attrs;
-
-export interface Layout {
-  codec: number;
-  /** With the 16-byte section (`extended` setting). */
-  extended: boolean;
-  table: IoTable;
-  nums: Uint16Array;
-  /** Bytes from the record's start to its end. */
-  size: number;
-  seen: number;
-  /** The compiled reader; null when the layout cannot be compiled. */
-  read: ReadRecord | null | undefined;
-  /** Compiled with the reader: whether the record at `o` has this layout (given that it fits). */
-  matches: ((b: Buffer, o: number) => boolean) | undefined;
-  /** The next layout of the same bucket. */
-  next: Layout | undefined;
-}
+import type { Layout, ReadRecord } from './io.ts';
+export type { Layout };
 
 /**
  * Compiling a layout costs about 0.1 ms, so it is kept for what repeats: a layout is compiled when

@@ -1,6 +1,5 @@
-/** Chat with trackers (spec: Chat, base path /tracker/chat). Delivery: src/gateway/chat.ts. */
+/** Chat with trackers (spec: Chat, base path /tracker/chat). Delivery: the gateway's (src/gateway/chat.ts), reached through Services.chat. */
 import { z } from 'zod';
-import { ChatDelivery } from '../gateway/chat.ts';
 import type { ChatRow } from '../store/chat.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import type { UserRow } from '../store/users.ts';
@@ -32,7 +31,7 @@ function chatTracker(services: Services, owner: UserRow, trackerId: number): Tra
   const t = services.store.trackers.get(owner.id, trackerId);
   if (!t) throw new DomainError(201, {}, `Not found in the database: tracker ${trackerId}`);
   if (t.blocked) throw new DomainError(208);
-  if (!ChatDelivery.carriesText(t.protocol)) throw new DomainError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
+  if (!services.chat.carriesText(t.protocol)) throw new DomainError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
   if (!services.store.tariffs.get(t.tariff_id)?.has_chat) throw new DomainError(236);
   return t;
 }
@@ -144,7 +143,7 @@ const unreadCount = defineCall({
   handler({ services, owner }) {
     const value: Record<string, number> = {};
     for (const t of services.store.trackers.list(owner.id)) {
-      if (!ChatDelivery.carriesText(t.protocol)) continue;
+      if (!services.chat.carriesText(t.protocol)) continue;
       value[t.id] = services.store.chat.unread(t.id);
     }
     return { value };

@@ -11,7 +11,6 @@ import type { Offload } from '../tracks/points.ts';
 import type { UploadRunner } from '../imports/upload-pool.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
-import type { ChatDelivery } from '../gateway/chat.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { SessionRow } from '../store/sessions.ts';
@@ -25,14 +24,22 @@ import type { Right } from './rights.ts';
 export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
 
 /** What every handler can reach: passed explicitly, no globals. */
+/** What the API needs of chat delivery: the gateway provides it (src/gateway/chat.ts), src/main.ts wires it in. */
+export interface ChatSender {
+  /** Whether a device speaking `protocol` can receive chat text. */
+  carriesText(protocol: string): boolean;
+  /** Send what is pending for a device, in order, if it is connected. */
+  flush(sourceId: number): Promise<void>;
+}
+
 export interface Services {
   config: Readonly<Config>;
   store: Store;
   mailer: Mailer;
   /** Addresses for coordinates and coordinates for addresses (src/geocoder, docs/geocoder.md). */
   geocoder: Geocoder;
-  /** Delivery of chat messages to connected devices (src/gateway/chat.ts). */
-  chat: ChatDelivery;
+  /** Delivery of chat messages to connected devices (the gateway's, src/gateway/chat.ts). */
+  chat: ChatSender;
   /** The clock (ms UTC); tests may replace it. */
   now: () => number;
   /** Long track lines simplified off the event loop (the telemetry pool); absent: on this thread. */

@@ -25,7 +25,7 @@ export class ChatDelivery {
   ) {}
 
   /** Whether a device speaking `protocol` can receive chat text. */
-  static carriesText(protocol: string): boolean {
+  carriesText(protocol: string): boolean {
     const p = protocolByName(protocol);
     return !!p?.carriesText && !!p.encode;
   }

@@ -4,7 +4,7 @@
  * then gets no ACK and keeps its buffer).
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../worker-thread.ts';
+import { startWorker } from './worker-thread.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 import { pack, type PackedRows } from './packing.ts';
 
