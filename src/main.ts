@@ -54,11 +54,12 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Device connections must leave descriptors for the API and the database (docs/gateway.md).
   const { limits, notes } = connectionLimits(config.gateway, openFileLimit());
   notes.forEach(print);
-  const gateway = await startGateway(config, store, {
-    ...chat.hooks(),
-    connectionLimits: limits,
-    log: (level, msg, data) => api.log[level](data ?? {}, msg),
-  });
+  const gateway = await startGateway(
+    config,
+    store,
+    { ...chat.hooks(), log: (level, msg, data) => api.log[level](data ?? {}, msg) },
+    { limits, now: Date.now },
+  );
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
   // Outcomes after processing are judged in the workers; this timer covers time-based transitions.
   const judge = new TaskJudge(store.telemetry, store.trackers, Date.now);

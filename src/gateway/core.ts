@@ -33,11 +33,6 @@ export interface GatewayHooks {
   /** Committed records that carry text from the device (command replies, chat). */
   texts?(source: Source, texts: Array<{ text: string; time: number }>): void;
   log?(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void;
-  /**
-   * Connection limits main derives from the settings and the process's open-file limit
-   * (src/gateway/limits.ts); absent members keep their defaults.
-   */
-  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** Limits of TCP device connections, shared by every listener. */
@@ -74,8 +69,10 @@ export class GatewayCore {
     readonly hooks: GatewayHooks = {},
     readonly now: () => number = Date.now,
     readonly media?: MediaFiles,
+    /** What main derives from the settings and the open-file limit (src/gateway/limits.ts); absent members keep their defaults. */
+    limits: Partial<ConnectionLimits> = {},
   ) {
-    this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...hooks.connectionLimits };
+    this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
   }
 }
 

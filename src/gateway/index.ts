@@ -8,7 +8,7 @@ import type { Socket as UdpSocket } from 'node:dgram';
 import { PROTOCOLS } from '../../protocols/index.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/index.ts';
-import { GatewayCore, type GatewayHooks } from './core.ts';
+import { GatewayCore, type ConnectionLimits, type GatewayHooks } from './core.ts';
 import { listenHttp } from './http.ts';
 import { fileMediaStore } from './media.ts';
 import { join } from 'node:path';
@@ -24,11 +24,19 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: Readonly<Config>, store: Store, hooks: GatewayHooks = {}): Promise<Gateway> {
+export interface GatewayOptions {
+  /** Connection limits (src/gateway/limits.ts derives them from the settings and the open-file limit). */
+  limits?: Partial<ConnectionLimits>;
+  /** The clock (ms UTC). */
+  now?: () => number;
+}
+
+export async function startGateway(config: Readonly<Config>, store: Store, hooks: GatewayHooks = {}, opts: GatewayOptions = {}): Promise<Gateway> {
+  const now = opts.now ?? Date.now;
   const writer = new FixWriter(config.dbFile, { synchronous: config.gateway.synchronous });
   await writer.ready;
   const registry = new DeviceRegistry(store.devices);
-  const core = new GatewayCore(registry, writer, hooks, Date.now, fileMediaStore(join(config.dataDir, 'media'), Date.now, hooks.log));
+  const core = new GatewayCore(registry, writer, hooks, now, fileMediaStore(join(config.dataDir, 'media'), now, hooks.log), opts.limits);
   const host = config.gateway.host;
   const limits = { idleMs: config.gateway.idleSeconds * 1000, maxConnectionsPerAddress: config.gateway.maxConnectionsPerAddress, maxInflight: 64 };
   const servers: Array<NetServer | HttpServer> = [];

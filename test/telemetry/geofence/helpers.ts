@@ -1,6 +1,6 @@
 /** Shared helpers of the geofence tests: a seeded random source, points, spherical geometry. */
 import type { Point } from '../../../src/telemetry/types.ts';
-import { EARTH_RADIUS_M } from '../../../src/core/geo.ts';
+import { destination as destinationKm } from '../../../src/core/geo.ts';
 import type { Geofence } from '../../../src/telemetry/geofence/rows.ts';
 
 /** mulberry32: deterministic, so a failure reproduces. */
@@ -17,17 +17,9 @@ export function point(time: number, lat: number, lng: number, extra: Partial<Poi
   return { time, lat, lng, alt: 0, speed: 30, course: 0, satellites: 9, precision: NaN, hdop: 1, valid: true, lbs: false, ...extra };
 }
 
-const RAD = Math.PI / 180;
 
 /** The point `dist` metres from (lat, lng) along the initial bearing `bearing` (degrees), on the sphere. */
-export function destination(lat: number, lng: number, bearing: number, dist: number): { lat: number; lng: number } {
-  const d = dist / EARTH_RADIUS_M;
-  const p1 = lat * RAD;
-  const b = bearing * RAD;
-  const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(b));
-  const l2 = lng * RAD + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
-  return { lat: p2 / RAD, lng: ((l2 / RAD + 540) % 360) - 180 };
-}
+export const destination = (lat: number, lng: number, bearing: number, dist: number) => destinationKm(lat, lng, bearing, dist / 1000);
 
 /** Random geofences of all kinds and shapes around (lat, lng), within `spread` degrees. */
 export function randomFences(rand: () => number, n: number, lat: number, lng: number, spread: number, owners = 3): Geofence[] {
