@@ -401,6 +401,7 @@ export class TaskStore {
     let counted = true;
     const countTerms: string[] = [];
     const countParams: unknown[] = [];
+    let drive: { from: string; params: unknown[] } = { from: 'tasks t', params: [] };
     if (q.externalId !== undefined && q.externalId !== null) s.add('t.external_id = ?', q.externalId);
     // Lists of values go to SQLite as one JSON array parameter each, however long (issue 10).
     if (q.statuses) {
@@ -411,10 +412,11 @@ export class TaskStore {
     }
     if (q.trackers) {
       const list = JSON.stringify(q.trackers);
-      // The tasks of each listed tracker looked up by (user_id, tracker_id): SQLite assumes 25 rows for
-      // an IN subquery and would otherwise rather read the owner's rows in a sort index (bench/lists).
-      const type = q.routes ? "tt.type = 'route'" : "tt.type <> 'route'";
-      s.add(`t.id IN (SELECT tt.id FROM json_each(?) tl CROSS JOIN tasks tt WHERE tt.user_id = ? AND ${type} AND tt.tracker_id = tl.value)`, list, q.userId);
+      // The listed trackers drive the query: each one's tasks looked up by (user_id, tracker_id), then
+      // sorted. SQLite assumes 25 rows for a JSON list and would otherwise rather walk the owner's rows
+      // in a sort index, which reads them all when the listed trackers have few tasks (bench/lists).
+      drive = { from: '(SELECT DISTINCT value FROM json_each(?)) tl CROSS JOIN tasks t', params: [list] };
+      s.add('t.tracker_id = tl.value');
       // tracker_id 0 stands for "none" in task_counts: only real ids (all positive) are looked up there.
       if (q.trackers.every((id) => Number.isInteger(id) && id > 0)) {
         countTerms.push(`tracker_id IN ${JSON_LIST}`);
@@ -450,7 +452,7 @@ export class TaskStore {
       count = this.query(`SELECT COUNT(*) FROM tasks_fts WHERE tasks_fts MATCH ? AND rowid BETWEEN ? AND ?`).pluck().get(s.match, lo, hi) as number;
     } else {
       const w = s.where(base, 'fts');
-      count = this.query(`SELECT COUNT(*) FROM tasks t WHERE ${w.sql}`).pluck().get(q.userId, ...w.params) as number;
+      count = this.query(`SELECT COUNT(*) FROM ${drive.from} WHERE ${w.sql}`).pluck().get(...drive.params, q.userId, ...w.params) as number;
     }
 
     const offset = q.offset ?? 0;
@@ -461,18 +463,18 @@ export class TaskStore {
     if (s.textual) {
       // Text terms read either way: in the sort order checking each row with LIKE (good when many
       // rows match), or the matching rows from the full-text index, then sorted (good when few do).
-      const inner = `SELECT t.id FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`;
+      const inner = `SELECT t.id FROM ${drive.from} WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`;
       const n = total();
       const want = q.limit === undefined ? Infinity : offset + q.limit;
-      const visits = this.inOrder(inner, [q.userId, ...w.params, q.limit ?? -1, offset]) ? Math.min(n, (want * n) / count) : n;
+      const visits = this.inOrder(inner, [...drive.params, q.userId, ...w.params, q.limit ?? -1, offset]) ? Math.min(n, (want * n) / count) : n;
       if (visits > 2 * count) w = s.where(base, 'fts');
     }
     // Page over ids first (from an index, in the sort order), then read the page's rows: skipped rows
     // are never read from the table.
     const sql = paged
-      ? `SELECT t.* FROM tasks t WHERE t.id IN (SELECT t.id FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?) ORDER BY ${q.orderBy}`
-      : `SELECT t.* FROM tasks t WHERE ${w.sql} ORDER BY ${q.orderBy}`;
-    const rows = this.query(sql).all(q.userId, ...w.params, ...pageParams) as TaskRow[];
+      ? `SELECT t.* FROM tasks t WHERE t.id IN (SELECT t.id FROM ${drive.from} WHERE ${w.sql} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?) ORDER BY ${q.orderBy}`
+      : `SELECT t.* FROM ${drive.from} WHERE ${w.sql} ORDER BY ${q.orderBy}`;
+    const rows = this.query(sql).all(...drive.params, q.userId, ...w.params, ...pageParams) as TaskRow[];
     return { rows, count };
   }
 

@@ -85,6 +85,18 @@ describe('large but legal id lists (issue 10, item 5)', () => {
     const r = await s.call('task/list', { hash: ann.hash, trackers, conditions: inIds(25, taskIds) });
     expect(r.body).toEqual({ success: true, list: [], count: 0 });
   });
+  it('task/list trackers: a repeated id lists each task once; a tracker with no task lists none', async () => {
+    const tracker = s.addTracker(ann.id, '350000000000777');
+    const t = await s.call('task/create', { hash: ann.hash, task: { label: 'Van run', tracker_id: tracker, location: { lat: 52.5, lng: 13.4, address: 'Main 2', radius: 100 }, from: '2030-01-11 09:00:00', to: '2030-01-11 12:00:00' } });
+    expect(t.body.success, JSON.stringify(t.body)).toBe(true);
+    const r = await s.call('task/list', { hash: ann.hash, trackers: [tracker, tracker, ...Array.from({ length: 5_000 }, (_, i) => 3_000_000 + i), tracker], limit: 10 });
+    expect(labels(r)).toEqual(['Van run']);
+    expect(r.body.count).toBe(1);
+    const all = await s.call('task/list', { hash: ann.hash, trackers: [tracker, tracker] });
+    expect(labels(all)).toEqual(['Van run']);
+    const none = await s.call('task/list', { hash: ann.hash, trackers: [3_000_001], sort: ['from=desc'], limit: 10 });
+    expect(none.body).toEqual({ success: true, list: [], count: 0 });
+  });
   it('place/list with 33 and 72 in-conditions, and 10,000 place ids plus 25 in-conditions', async () => {
     for (const n of [33, 72]) {
       const r = await s.call('place/list', { hash: ann.hash, conditions: inIds(n, placeIds.slice(1)) });
