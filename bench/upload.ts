@@ -40,9 +40,10 @@ async function startServer(): Promise<Server> {
       child.stdout!.on('data', (d) => {
         if (process.env.BENCH_TRACE_GC) process.stderr.write(d);
         out += d;
-        const master = /Login: (\S+)\s+Password: (\S+)/.exec(out);
+        // The password is in a file (0600) whose path is printed; older trees printed it.
+        const master = /Login: (\S+)\s+Password: (?:in (\S+)|(\S+))/.exec(out);
         const api = /API listening on http:\/\/[^:]+:(\d+)/.exec(out);
-        if (master && api) resolve({ login: master[1], password: master[2], port: api[1] });
+        if (master && api) resolve({ login: master[1], password: master[2] ? /password: (\S+)/.exec(readFileSync(master[2], 'utf8'))![1] : master[3], port: api[1] });
       });
       child.once('exit', (c) => reject(new Error(`server exited with ${c}: ${out}`)));
     });
@@ -71,13 +72,14 @@ const post = (url: string, body: unknown) => fetch(url, { method: 'POST', header
  * process would add its own pauses to the waits measured here.
  */
 async function curlUpload(url: string, fields: Record<string, string>, file: { name: string; type: string; data: Uint8Array }, dir: string): Promise<string> {
+  // Answers the answer's file: reading 25 MB while calls are timed would pause this process's own loop.
   const path = join(dir, `upload-${file.name}`);
   const out = join(dir, 'answer.json');
   writeFileSync(path, file.data);
   const args = ['-s', '-o', out, ...Object.entries(fields).flatMap(([k, v]) => ['-F', `${k}=${v}`]), '-F', `file=@${path};type=${file.type};filename=${file.name}`, url];
   const code = await new Promise<number | null>((resolve) => spawn('curl', args, { stdio: 'ignore' }).once('exit', resolve));
   if (code !== 0) throw new Error(`curl exited with ${code}`);
-  return readFileSync(out, 'utf8');
+  return out;
 }
 
 /** VmRSS and VmHWM (peak) of a process, MiB. */
@@ -141,11 +143,12 @@ for (const sc of scenarios.filter((s) => !values.only || values.only.split(',').
     const before = memory(server.child.pid!);
     const t0 = performance.now();
     const { result, waits } = await waitsDuring(
-      curlUpload(server.url + sc.path, { hash: server.hash, ...sc.fields }, file, server.dataDir).then((body) => ({ ms: performance.now() - t0, body })),
+      curlUpload(server.url + sc.path, { hash: server.hash, ...sc.fields }, file, server.dataDir).then((out) => ({ ms: performance.now() - t0, out })),
       () => post(server.url + 'user/get_info', { hash: server.hash }).then((r) => r.text()),
     );
+    const answer = { ms: result.ms, body: readFileSync(result.out, 'utf8') };
     const after = memory(server.child.pid!);
-    console.log(line(sc.name, file.data.length, result, waits, before.rss, after.peak));
+    console.log(line(sc.name, file.data.length, answer, waits, before.rss, after.peak));
   } finally {
     await stopServer(server);
   }

@@ -184,7 +184,7 @@ const upload = defineCall({
   async handler({ services, owner, params }) {
     // Unzip and parse in the upload worker, store in batches (src/imports/zone-upload.ts).
     const answer = await uploadZones(services, owner, uploadedFile(params.file), params);
-    return 'ids' in answer ? { list: answer.ids } : new SerializedMembers(`"list":${answer.previewJson}`);
+    return 'ids' in answer ? { list: answer.ids } : new SerializedMembers(answer.preview);
   },
 });
 

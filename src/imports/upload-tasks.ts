@@ -13,7 +13,7 @@ export interface KmlTask {
   kind: 'kml';
   file: UploadBytes;
   defaultRadius: number;
-  /** true: answer `previewJson` (the dry run), false: answer `zones`. */
+  /** true: answer `preview` (the dry run), false: answer `zones`. */
   preview: boolean;
 }
 
@@ -36,7 +36,8 @@ export interface PackedZones {
   nodes: Uint8Array;
 }
 
-export type UploadResult = { previewJson: string } | { packed: PackedZones } | { rows: CsvRow[] };
+/** `preview`: the dry run's `"list":[...]` answer member as UTF-8 bytes, encoded here so the main thread only copies them. */
+export type UploadResult = { preview: Uint8Array } | { packed: PackedZones } | { rows: CsvRow[] };
 export type UploadAnswer = { ok: true; result: UploadResult } | { ok: false; code: ErrorCode; extra: Record<string, unknown>; description: string };
 
 export function runUploadTask(task: UploadTask): UploadAnswer {
@@ -51,7 +52,7 @@ export function runUploadTask(task: UploadTask): UploadAnswer {
 function run(task: UploadTask): UploadResult {
   if (task.kind === 'places-csv') return { rows: readPlacesCsv(task.file) };
   const zones = parseKml(kmlText(task.file), task.defaultRadius);
-  return task.preview ? { previewJson: JSON.stringify(zones.map(preview)) } : { packed: pack(zones) };
+  return task.preview ? { preview: new TextEncoder().encode(`"list":${JSON.stringify(zones.map(preview))}`) } : { packed: pack(zones) };
 }
 
 /** A zone of a KML file as zone/upload's dry run shows it: ready to create, id null, with its points. */

@@ -18,7 +18,7 @@ import { unpackPoints } from './upload-tasks.ts';
 export const ZONE_BATCH_ZONES = 200;
 export const ZONE_BATCH_POINTS = 5000;
 
-type Answer = { previewJson: string } | { ids: number[] };
+type Answer = { preview: Uint8Array } | { ids: number[] };
 
 export async function uploadZones(deps: ImportDeps, owner: UserRow, file: UploadedFile, opts: { default_radius: number; dry_run: boolean }): Promise<Answer> {
   const result = await (deps.uploads ?? inlineUploads).run({
@@ -27,7 +27,7 @@ export async function uploadZones(deps: ImportDeps, owner: UserRow, file: Upload
     defaultRadius: opts.default_radius,
     preview: opts.dry_run,
   });
-  if ('previewJson' in result) return result;
+  if ('preview' in result) return result;
   if (!('packed' in result)) throw new Error('zone/upload: the worker answered no zones');
   const { packed } = result;
   const { zones: store } = deps.store;
