@@ -5,7 +5,7 @@
  * new visits in one transaction; the round's result says what changed. The thread keeps only
  * caches: its connection and the geofence index, rebuilt when the database's `geo` version changes.
  */
-import { pointsOf } from './batch.ts';
+import { pointsOf } from './points.ts';
 import { GeoIndex } from './geofence/index.ts';
 import { NearbyProbe } from './geofence/nearby.ts';
 import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type VisitState } from './geofence/visits.ts';
