@@ -30,6 +30,8 @@ export interface RoundTask {
   geoVersion: number;
   now: number;
   windows: WindowTask[];
+  /** Answer each window's new visits too (only when someone listens: cloning them costs the main thread). */
+  withVisits?: boolean;
 }
 
 export interface WindowTask {
@@ -58,7 +60,7 @@ export interface RoundResult {
   processed: number;
   /** The outcomes judged from the round's visits, written in its transaction. */
   tasks: TaskChange[];
-  /** The visits each written window replaced its period's with (from its `from` on, still open ones included). */
+  /** The visits each written window replaced its period's with (from its `from` on, still open ones included); empty unless asked (`withVisits`). */
   visits: Array<{ sourceId: number; from: number; visits: Visit[] }>;
 }
 
@@ -141,7 +143,7 @@ export function processRound(round: RoundTask): RoundResult {
   });
   // Task outcomes in the same transaction as the visits they follow from.
   const tasks = store.writeAll(writes, () => judged.flatMap((j) => judgeAfterWindow(store, j, round.now))) ?? [];
-  return { written: writes.map((w) => w.sourceId), points: columns.map((c) => c.n), processed, tasks, visits: judged.map((j) => ({ sourceId: j.sourceId, from: j.from, visits: j.visits })) };
+  return { written: writes.map((w) => w.sourceId), points: columns.map((c) => c.n), processed, tasks, visits: round.withVisits ? judged.map((j) => ({ sourceId: j.sourceId, from: j.from, visits: j.visits })) : [] };
 }
 
 function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex, now: number): WindowOutput {

@@ -239,6 +239,7 @@ export class TelemetryScheduler {
       dbFile: this.opts.dbFile,
       geoVersion: this.store.telemetry.geoVersion(),
       now: this.now(),
+      withVisits: !!this.opts.onProcessed,
       windows: taken.map((t) => ({
         sourceId: t.sourceId,
         ownerIds: t.ownerIds,
