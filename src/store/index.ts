@@ -18,6 +18,7 @@ import { EmployeeStore } from './employees.ts';
 import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
+import { StatusStore } from './statuses.ts';
 
 export interface Store {
   users: UserStore;
@@ -37,6 +38,7 @@ export interface Store {
   tasks: TaskStore;
   deviceState: DeviceStateStore;
   tracks: TrackStore;
+  statuses: StatusStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -65,6 +67,7 @@ export function openStore(file: string): Store {
     zones: new ZoneStore(db, new TagStore(db)),
     deviceState: new DeviceStateStore(db),
     tracks: new TrackStore(db),
+    statuses: new StatusStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
