@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../src/core/time.ts';
-import { MAX_LISTINGS_PER_USER } from '../../src/statuses/statuses.ts';
+import { changeStatus, MAX_LISTINGS_PER_USER } from '../../src/statuses/statuses.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -257,6 +257,27 @@ describe('tracker statuses', () => {
     expect(s.sql.prepare('SELECT origin FROM status_changes WHERE tracker_id = ? ORDER BY id').pluck().all(t)).toEqual(['supervisor', 'supervisor']);
   });
 
+  it('the field app path: changeStatus with origin employee obeys employee_controlled and shows in last_change', async () => {
+    const l = await listing({ supervisor_controlled: false, employee_controlled: true });
+    const st = await status(l, 'On site');
+    const t = tracker();
+    await assignListing(t, l);
+    const deps = { store: s.store, now: () => Date.UTC(2025, 0, 2, 3, 4, 5) };
+    changeStatus(deps, s.store.trackers.get(ann.id, t)!, st, 'employee');
+    expect((await s.call('status/tracker/read', { hash: ann.hash, tracker_id: t })).body.last_change).toEqual({
+      id: expect.any(Number),
+      old_status_id: null,
+      new_status_id: st,
+      location: null,
+      changed: '2025-01-02 12:04:05',
+      origin: 'employee',
+    });
+    const closed = await listing({ employee_controlled: false });
+    const st2 = await status(closed, 'x');
+    await assignListing(t, closed);
+    expect(() => changeStatus(deps, s.store.trackers.get(ann.id, t)!, st2, 'employee')).toThrow(expect.objectContaining({ code: 13 }));
+  });
+
   it('13 when the listing forbids supervisor changes; 204 without a listing or for a status outside it', async () => {
     const l = await listing({ supervisor_controlled: false, employee_controlled: true });
     const st = await status(l, 'Self');
@@ -304,9 +325,13 @@ describe('tracker statuses', () => {
     s.store.trackers.setBlocked(s.store.trackers.getAny(blocked)!.source_id, true);
     const clone = s.store.trackers.clone(s.store.trackers.getAny(tracker(bob.id))!, ann.id, 'clone');
     const bobs = tracker(bob.id);
-    const r = await s.call('status/tracker/list', { hash: ann.hash, trackers: [good, blocked, clone, bobs, 999999] });
+    const featureless = tracker();
+    const tf = s.store.tariffs.copy(1, `nf${imei++}`);
+    s.store.tariffs.update(tf, { has_statuses: false });
+    s.sql.prepare('UPDATE sources SET tariff_id = ? WHERE id = ?').run(tf, s.store.trackers.getAny(featureless)!.source_id);
+    const r = await s.call('status/tracker/list', { hash: ann.hash, trackers: [good, blocked, clone, bobs, 999999, featureless] });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ ...fail(217, `List contains non-existent entities: trackers ${blocked}, ${clone}, ${bobs}, 999999`), ids: [blocked, clone, bobs, 999999] });
+    expect(r.body).toEqual({ ...fail(217, `List contains non-existent entities: trackers ${blocked}, ${clone}, ${bobs}, 999999, ${featureless}`), ids: [blocked, clone, bobs, 999999, featureless] });
     const many = Array.from({ length: 501 }, (_, i) => i + 1);
     expect((await s.call('status/tracker/list', { hash: ann.hash, trackers: many })).body).toEqual({ ...fail(221, 'Device limit exceeded: at most 500 trackers per call, 501 given'), limit: 500 });
     expect((await s.call('status/tracker/list', { hash: ann.hash })).body.errors[0].parameter).toBe('trackers');
