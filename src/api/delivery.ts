@@ -13,7 +13,7 @@ import { trackerView } from './tracker.ts';
 import { tariffRestrictions } from './user.ts';
 
 /** The spec documents an int; tasks store text: a string or an integer, compared as text. */
-const externalId = z.union([z.string().trim().min(1, 'must not be empty').max(MAX_EXTERNAL_ID), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]).transform(String);
+const externalId = z.union([z.string().min(1, 'must not be empty').max(MAX_EXTERNAL_ID), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]).transform(String);
 
 const deps = (services: Services) => ({ store: services.store, now: services.now(), sessionTtlMs: services.config.auth.sessionTtlDays * 86_400_000 });
 
