@@ -62,6 +62,18 @@ describe('the delivery session', () => {
     await s.call('user/session/delivery/revoke', { hash: bob.hash });
   });
 
+  it('an ended delivery session (unused past the session lifetime) is replaced by the next create', async () => {
+    const old = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.hash;
+    s.sql.prepare('UPDATE sessions SET last_used = 0 WHERE hash = ?').run(old);
+    expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body.status.code).toBe(201);
+    const fresh = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.hash;
+    expect(fresh).not.toBe(old);
+    expect(sessions(bob.id)).toBe(1);
+    expect((await s.call('delivery/list', { hash: old, external_id: 'x' })).body.status.code).toBe(4);
+    expect((await s.call('delivery/list', { hash: fresh, external_id: 'x' })).body.status.code).toBe(201);
+    await s.call('user/session/delivery/revoke', { hash: bob.hash });
+  });
+
   it('sub-users get 13 from the session calls; the delivery hash itself cannot manage sessions (4)', async () => {
     for (const path of ['user/session/delivery/create', 'user/session/delivery/read', 'user/session/delivery/revoke']) {
       const r = await s.call(path, { hash: sub.hash });
@@ -115,6 +127,9 @@ describe('delivery/read and delivery/list', () => {
       expect((await s.call('delivery/read', { hash: h, external_id })).body).toEqual({ success: true, user_id: ann.id, ...expected, restrictions });
       expect((await s.call('delivery/list', { hash: h, external_id })).body).toEqual({ success: true, list: [expected], user_id: ann.id, restrictions });
     }
+    // GET with the parameters in the query string, as a tracking page would link it.
+    const get = await fetch(`${s.url}/v2/fsm/delivery/read?hash=${h}&external_id=1001`);
+    expect(await get.json()).toEqual({ success: true, user_id: ann.id, ...expected, restrictions });
     // A user session works too, a sub-user's answering for its master.
     expect((await s.call('delivery/read', { hash: ann.hash, external_id: 1001 })).body).toEqual({ success: true, user_id: ann.id, ...expected, restrictions });
     expect((await s.call('delivery/list', { hash: sub.hash, external_id: 1001 })).body).toEqual({ success: true, list: [expected], user_id: ann.id, restrictions });
