@@ -64,7 +64,7 @@ function features(t: TariffRow): string[] {
   return f;
 }
 
-const tariffRestrictions = (t: TariffRow) => ({ allowed_maps: JSON.parse(t.allowed_maps) as string[] });
+export const tariffRestrictions = (t: TariffRow) => ({ allowed_maps: JSON.parse(t.allowed_maps) as string[] });
 
 function userInfo(u: UserRow, tz: string) {
   const info: Record<string, unknown> = {

@@ -24,6 +24,7 @@ export class SessionStore {
   private countStmt;
   private purgeStmt;
   private deleteTypeStmt;
+  private ofTypeStmt;
   private failInsert;
   private failCount;
   private failOldest;
@@ -43,6 +44,7 @@ export class SessionStore {
     this.countStmt = db.prepare<[number, string, number], { n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND type = ? AND last_used >= ?');
     this.purgeStmt = db.prepare('DELETE FROM sessions WHERE last_used < ?');
     this.deleteTypeStmt = db.prepare('DELETE FROM sessions WHERE user_id = ? AND type = ?');
+    this.ofTypeStmt = db.prepare<[number, string], SessionRow>('SELECT * FROM sessions WHERE user_id = ? AND type = ? ORDER BY created DESC LIMIT 1');
     this.failInsert = db.prepare('INSERT INTO auth_failures (key, at) VALUES (?, ?)');
     this.failCount = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM auth_failures WHERE key = ? AND at >= ?');
     this.failOldest = db.prepare<[string, number, number], { at: number }>('SELECT at FROM auth_failures WHERE key = ? AND at >= ? ORDER BY at LIMIT 1 OFFSET ?');
@@ -77,6 +79,10 @@ export class SessionStore {
   }
   delete(hash: string): void {
     this.deleteStmt.run(hash);
+  }
+  /** The newest session of a type for a user (the delivery session: one per master). */
+  ofType(userId: number, type: SessionType): SessionRow | undefined {
+    return this.ofTypeStmt.get(userId, type);
   }
   deleteOfType(userId: number, type: SessionType): void {
     this.deleteTypeStmt.run(userId, type);

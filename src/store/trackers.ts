@@ -63,6 +63,7 @@ export class TrackerStore {
   private markDeletedStmt;
   private rulesStmt;
   private vehiclesStmt;
+  private vehicleLabelStmt;
   private versionStmt;
   private bySourceStmt;
   private cache: VersionedCache<string, unknown>;
@@ -86,6 +87,7 @@ export class TrackerStore {
     this.corruptSourceStmt = db.prepare("UPDATE sources SET corrupted = 1, device_id = 'corrupted-' || id || '-' || device_id, phone = NULL WHERE id = ?");
     this.markDeletedStmt = db.prepare('UPDATE trackers SET deleted = 1 WHERE id = ?');
     this.rulesStmt = db.prepare<[number], { id: number }>('SELECT rule_id AS id FROM rule_trackers WHERE tracker_id = ? ORDER BY rule_id');
+    this.vehicleLabelStmt = db.prepare<[number, number], string>('SELECT label FROM vehicles WHERE user_id = ? AND tracker_id = ? ORDER BY id LIMIT 1').pluck();
     this.vehiclesStmt = db.prepare<[number], { id: number }>('SELECT id FROM vehicles WHERE tracker_id = ? ORDER BY id');
     this.versionStmt = db.prepare<[], { value: number }>("SELECT value FROM versions WHERE name = 'trackers'");
     this.bySourceStmt = db.prepare<[number], TrackerRow>(`${SELECT} WHERE t.source_id = ? AND t.deleted = 0 ORDER BY t.clone, t.id`);
@@ -157,6 +159,10 @@ export class TrackerStore {
     this.db.prepare('UPDATE sources SET tariff_id = ? WHERE id IN (SELECT source_id FROM trackers WHERE user_id = ? AND clone = 0)').run(tariffId, userId);
   }
   /** What keeps a tracker from being deleted. */
+  /** The label of the first vehicle using the tracker (null: none; vehicles have no API yet). */
+  vehicleLabel(userId: number, trackerId: number): string | null {
+    return this.vehicleLabelStmt.get(userId, trackerId) ?? null;
+  }
   dependents(trackerId: number): { rules: number[]; vehicles: number[] } {
     return { rules: this.rulesStmt.all(trackerId).map((r) => r.id), vehicles: this.vehiclesStmt.all(trackerId).map((r) => r.id) };
   }
