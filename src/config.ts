@@ -24,8 +24,8 @@ export interface Config {
     /** A connection must identify its device within this time, and complete each frame within frameSeconds. */
     identifySeconds: number;
     frameSeconds: number;
-    /** Device connections in total (lowered at start to fit the open-file limit, src/gateway/limits.ts). */
-    maxConnections: number;
+    /** null: not set (as many as the open-file limit allows, src/gateway/limits.ts). */
+    maxConnections: number | null;
     maxConnectionsPerAddress: number;
     /** FULL: acknowledged fixes survive power loss too; NORMAL: survive a process crash. */
     synchronous: 'FULL' | 'NORMAL';
@@ -94,7 +94,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       idleSeconds: int(env, 'FSM_GATEWAY_IDLE_SECONDS', 600, 1, 86400),
       identifySeconds: int(env, 'FSM_GATEWAY_IDENTIFY_SECONDS', 30, 1, 3600),
       frameSeconds: int(env, 'FSM_GATEWAY_FRAME_SECONDS', 15, 1, 3600),
-      maxConnections: int(env, 'FSM_GATEWAY_MAX_CONNECTIONS', 100_000, 1, 1_000_000),
+      // Not set: as many as the open-file limit allows (src/gateway/limits.ts).
+      maxConnections: env.FSM_GATEWAY_MAX_CONNECTIONS ? int(env, 'FSM_GATEWAY_MAX_CONNECTIONS', 0, 1, 1_000_000) : null,
       maxConnectionsPerAddress: int(env, 'FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1000, 1, 1_000_000),
       synchronous: sync(env.FSM_GATEWAY_SYNC),
     },

@@ -10,10 +10,14 @@ export function reservedDescriptors(openFileLimit: number): number {
   return Math.min(1024, Math.max(128, Math.floor(openFileLimit / 4)));
 }
 
+/** Device connections in total when FSM_GATEWAY_MAX_CONNECTIONS is not set: as many as fit, at most this. */
+export const DEFAULT_MAX_CONNECTIONS = 100_000;
+
 export interface ConnectionSettings {
   identifySeconds: number;
   frameSeconds: number;
-  maxConnections: number;
+  /** null: not set (as many as the open-file limit allows, at most DEFAULT_MAX_CONNECTIONS). */
+  maxConnections: number | null;
   maxConnectionsPerAddress: number;
 }
 
@@ -25,7 +29,7 @@ export function connectionLimits(settings: ConnectionSettings, openFileLimit: nu
   const limits: ConnectionLimits = {
     identifyMs: settings.identifySeconds * 1000,
     frameMs: settings.frameSeconds * 1000,
-    maxConnections: settings.maxConnections,
+    maxConnections: settings.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
   };
   if (openFileLimit === undefined || !Number.isFinite(openFileLimit)) {
@@ -36,7 +40,8 @@ export function connectionLimits(settings: ConnectionSettings, openFileLimit: nu
   const notes: string[] = [];
   const why = `the open-file limit is ${openFileLimit} (ulimit -n) and ${reserved} are kept for the API and the database`;
   if (limits.maxConnections > fits) {
-    notes.push(`FSM_GATEWAY_MAX_CONNECTIONS=${limits.maxConnections} exceeds what fits: ${why}; using ${fits}`);
+    // Only a value the operator set is worth a warning; the default simply fits itself.
+    if (settings.maxConnections !== null) notes.push(`FSM_GATEWAY_MAX_CONNECTIONS=${limits.maxConnections} exceeds what fits: ${why}; using ${fits}`);
     limits.maxConnections = fits;
   }
   if (limits.maxConnectionsPerAddress > limits.maxConnections) {

@@ -106,7 +106,7 @@ describe('settings', () => {
     expect(() => loadConfig({ FSM_GATEWAY_IDENTIFY_SECONDS: '0' })).toThrow(new ConfigError('FSM_GATEWAY_IDENTIFY_SECONDS must be from 1 to 3600, got 0'));
     expect(() => loadConfig({ FSM_GATEWAY_FRAME_SECONDS: 'soon' })).toThrow(new ConfigError('FSM_GATEWAY_FRAME_SECONDS must be a whole number from 1 to 3600, got "soon"'));
     expect(() => loadConfig({ FSM_GATEWAY_MAX_CONNECTIONS: '2000000' })).toThrow(new ConfigError('FSM_GATEWAY_MAX_CONNECTIONS must be from 1 to 1000000, got 2000000'));
-    expect(loadConfig({}).gateway).toMatchObject({ identifySeconds: 30, frameSeconds: 15, maxConnections: 100_000, maxConnectionsPerAddress: 1000 });
+    expect(loadConfig({}).gateway).toMatchObject({ identifySeconds: 30, frameSeconds: 15, maxConnections: null, maxConnectionsPerAddress: 1000 });
   });
 
   it('connection limits are lowered to fit the open-file limit, and say so', () => {
@@ -120,6 +120,11 @@ describe('settings', () => {
     ]);
     expect(connectionLimits(settings, 1_048_576).limits).toMatchObject({ maxConnections: 100_000, maxConnectionsPerAddress: 1000 });
     expect(connectionLimits(settings, undefined).notes).toEqual(['Device connections: at most 100000 in total, 1000 per address (open-file limit unknown)']);
+    // Not set: fits itself to the limit without a warning.
+    const auto = connectionLimits({ ...settings, maxConnections: null }, 1024);
+    expect(auto.limits.maxConnections).toBe(768);
+    expect(auto.notes).toEqual(['FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS=1000 exceeds the total of 768; using 768', 'Device connections: at most 768 in total, 768 per address (open-file limit 1024)']);
+    expect(connectionLimits({ ...settings, maxConnections: null }, undefined).limits.maxConnections).toBe(100_000);
     expect(parseOpenFileLimit('Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 4096                 files     \n')).toBe(1024);
     expect(parseOpenFileLimit('Max open files            unlimited            unlimited            files\n')).toBe(Infinity);
     expect(parseOpenFileLimit('')).toBeUndefined();
