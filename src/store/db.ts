@@ -2,12 +2,12 @@
  * Opens the SQLite file (WAL, pragmas set once at open) and applies the numbered migrations
  * in src/store/migrations that it has not seen yet, each in its own transaction.
  */
-import Database from 'better-sqlite3';
+import Database, { type DatabaseHandle } from './sqlite.ts';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type DB = Database.Database;
+export type DB = DatabaseHandle;
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 

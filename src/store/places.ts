@@ -2,7 +2,7 @@
 import type { Condition, ContainsCondition } from '../core/conditions.ts';
 import { invalidParams } from '../core/errors.ts';
 import { compileConditions, JSON_LIST, type Compiled, type FieldMap, type FieldSpec } from './conditions.ts';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldDef, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';

@@ -3,7 +3,7 @@
  * Status, arrival_date, stay_duration and completion_date move only through `setOutcome`, which
  * belongs to the telemetry core; the API sets status only by assignment (unassigned/assigned).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';

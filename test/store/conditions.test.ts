@@ -1,5 +1,5 @@
 /** The search-condition language compiled against a real SQLite table: results, limits and hostile input. */
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite.ts';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.ts';
 import { parseConditions, parseSort, type Condition } from '../../src/core/conditions.ts';
