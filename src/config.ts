@@ -21,6 +21,8 @@ export interface Config {
   gateway: {
     host: string;
     idleSeconds: number;
+    /** A graceful stop waits at most this long for frames already read to be committed and answered. */
+    shutdownSeconds: number;
     /** A connection must identify its device within this time, and complete each frame within frameSeconds. */
     identifySeconds: number;
     frameSeconds: number;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     gateway: {
       host: env.FSM_GATEWAY_HOST || '0.0.0.0',
       idleSeconds: int(env, 'FSM_GATEWAY_IDLE_SECONDS', 600, 1, 86400),
+      shutdownSeconds: int(env, 'FSM_SHUTDOWN_SECONDS', 10, 1, 600),
       identifySeconds: int(env, 'FSM_GATEWAY_IDENTIFY_SECONDS', 30, 1, 3600),
       frameSeconds: int(env, 'FSM_GATEWAY_FRAME_SECONDS', 15, 1, 3600),
       // Not set: as many as the open-file limit allows (src/gateway/limits.ts).

@@ -82,10 +82,15 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     gateway,
     telemetry,
     async close() {
+      // Stop taking calls and device connections at once; in-flight calls and frames finish
+      // (every frame already read is committed and acknowledged before its socket closes).
+      // One time budget for the whole stop (FSM_SHUTDOWN_SECONDS).
+      const until = Date.now() + config.gateway.shutdownSeconds * 1000;
+      const apiClosed = api.close();
       await gateway.close();
       judge.stop();
-      await telemetry.close();
-      await api.close();
+      await apiClosed;
+      await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       store.close();
     },

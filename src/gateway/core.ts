@@ -63,6 +63,11 @@ export class GatewayCore {
   /** Open TCP device connections per remote address, over all listeners. */
   readonly perAddress = new Map<string, number>();
   readonly limits: ConnectionLimits;
+  /**
+   * What a graceful stop waits for (TCP connections, UDP listeners): each stops reading and
+   * resolves once the answers to the frames it already took are sent, i.e. after their commit.
+   */
+  readonly drainable = new Set<Drainable>();
   constructor(
     readonly registry: DeviceRegistry,
     readonly writer: FixWriter,
@@ -74,6 +79,11 @@ export class GatewayCore {
   ) {
     this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
   }
+}
+
+export interface Drainable {
+  /** Read nothing more; resolve when every frame already read is committed and answered. */
+  drain(): Promise<void>;
 }
 
 /** The outcome of one decoded frame. */

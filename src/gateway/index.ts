@@ -74,23 +74,29 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
       ports[name] = bound;
     }
   } catch (e) {
-    await closeAll(servers, sockets, open, registry, writer);
+    await closeAll(core, servers, sockets, open, registry, writer);
     throw e;
   }
-  return { core, ports, close: () => closeAll(servers, sockets, open, registry, writer) };
+  return { core, ports, close: () => closeAll(core, servers, sockets, open, registry, writer, config.gateway.shutdownSeconds * 1000) };
 }
 
-async function closeAll(servers: Array<NetServer | HttpServer>, sockets: UdpSocket[], open: Set<import('node:net').Socket>, registry: DeviceRegistry, writer: FixWriter) {
+/**
+ * Graceful stop (SIGTERM, SIGINT): stop accepting, let every frame already read commit and its
+ * acknowledgement reach the device, then close what is left; bounded by `graceMs`. The writer closes
+ * last, so the commits the connections wait for still happen.
+ */
+async function closeAll(core: GatewayCore, servers: Array<NetServer | HttpServer>, sockets: UdpSocket[], open: Set<import('node:net').Socket>, registry: DeviceRegistry, writer: FixWriter, graceMs = 10_000) {
+  // Stop listening; HTTP devices waiting for their answer keep their request until it is sent.
+  const stopped = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  for (const s of servers) if ('closeIdleConnections' in s) s.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+  const drained = Promise.allSettled([...core.drainable].map((d) => d.drain()));
+  await Promise.race([Promise.all([drained, stopped]), deadline]);
+  clearTimeout(timer);
   for (const s of sockets) s.close();
   for (const sock of open) sock.destroy();
-  await Promise.all(
-    servers.map(
-      (s) =>
-        new Promise<void>((r) => {
-          s.close(() => r());
-        }),
-    ),
-  );
+  await stopped;
   registry.close();
   await writer.close();
 }

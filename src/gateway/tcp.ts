@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { DecodeError, FrameError, type Framer, type Protocol } from '../../protocols/types.ts';
-import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts';
+import { DeviceSession, type Drainable, type GatewayCore, type OutboundChannel } from './core.ts';
 
 export interface TcpLimits {
   idleMs: number;
@@ -48,7 +48,7 @@ export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, p
   });
 }
 
-class DeviceConnection implements OutboundChannel {
+class DeviceConnection implements OutboundChannel, Drainable {
   private framer: Framer;
   private pending: Buffer = Buffer.alloc(0);
   private tail: Promise<void> = Promise.resolve();
@@ -73,6 +73,19 @@ class DeviceConnection implements OutboundChannel {
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
+    core.drainable.add(this);
+  }
+
+  /**
+   * Graceful stop: read nothing more (bytes not yet read were never acknowledged, so the device
+   * sends them again), let every frame already read commit and its answer go out, then close.
+   */
+  drain(): Promise<void> {
+    this.closed = true;
+    this.socket.pause();
+    clearTimeout(this.identifyTimer);
+    this.stopFrameTimer();
+    return this.tail.finally(() => this.socket.destroy());
   }
 
   get ctx() {
@@ -202,6 +215,7 @@ class DeviceConnection implements OutboundChannel {
     }
     if (!this.finished) {
       this.finished = true;
+      this.core.drainable.delete(this);
       this.session.close();
     }
   }

@@ -18,8 +18,18 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
     for (const [k, p] of peers) if (p.seen < old) peers.delete(k);
   }, 60_000);
   sweep.unref();
+  // Datagrams taken but not yet answered: a graceful stop waits for their commit and reply.
+  const unanswered = new Set<Promise<unknown>>();
+  let draining = false;
+  core.drainable.add({
+    drain: async () => {
+      draining = true;
+      await Promise.allSettled([...unanswered]);
+    },
+  });
 
   socket.on('message', (msg, rinfo) => {
+    if (draining) return; // never answered, so the device sends it again
     const key = `${rinfo.address}:${rinfo.port}`;
     let peer = peers.get(key);
     if (!peer) {
@@ -49,14 +59,23 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
       return;
     }
     const { reply, identified } = h;
-    h.committed.then(
-      () => {
-        // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
-        if (reply) socket.send(reply, rinfo.port, rinfo.address, () => identified?.());
-        else identified?.();
-      },
+    const answered: Promise<unknown> = h.committed.then(
+      () =>
+        new Promise<void>((resolve) => {
+          // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
+          if (!reply) {
+            identified?.();
+            return resolve();
+          }
+          socket.send(reply, rinfo.port, rinfo.address, () => {
+            identified?.();
+            resolve();
+          });
+        }),
       () => core.stats.storeFailures++, // no ACK: the device sends the datagram again
     );
+    unanswered.add(answered);
+    void answered.finally(() => unanswered.delete(answered));
   });
   socket.on('close', () => clearInterval(sweep));
   return new Promise((resolve, reject) => {

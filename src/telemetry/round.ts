@@ -32,6 +32,11 @@ export interface RoundTask {
   windows: WindowTask[];
   /** Answer each window's new visits too (only when someone listens: cloning them costs the main thread). */
   withVisits?: boolean;
+  /**
+   * Shared with the scheduler: set to 1 when the server stops. The round then ends after the window
+   * it is in and writes what it processed; the other windows stay pending for the next start.
+   */
+  stop?: Int32Array;
 }
 
 export interface WindowTask {
@@ -107,6 +112,7 @@ function geoIndex(dbFile: string, version: number): GeoIndex {
 
 /** Read, process and write one round's windows through this thread's connection; answers what changed. */
 export function processRound(round: RoundTask): RoundResult {
+  if (round.stop && Atomics.load(round.stop, 0)) return { written: [], points: round.windows.map(() => 0), processed: 0, tasks: [], visits: [] };
   const store = telemetryStore(round.dbFile);
   const index = geoIndex(round.dbFile, round.geoVersion);
   // Up to `limit` points of each window from its start, all in one snapshot.
@@ -114,11 +120,13 @@ export function processRound(round: RoundTask): RoundResult {
   const writes: StoredWindow[] = [];
   const judged: Array<{ sourceId: number; trackerIds: number[]; from: number; visits: Visit[] }> = [];
   let processed = 0;
-  round.windows.forEach((t, i) => {
+  for (let i = 0; i < round.windows.length; i++) {
+    if (round.stop && Atomics.load(round.stop, 0)) break;
+    const t = round.windows[i];
     const cols = columns[i];
     if (!cols.n) {
       store.clearIfUnchanged(t.sourceId, t.version); // nothing with a location in the window
-      return;
+      continue;
     }
     const w = processWindow(t, cols, index, round.now);
     processed += w.processed;
@@ -140,7 +148,7 @@ export function processRound(round: RoundTask): RoundResult {
       trackPoints: w.lastTime === null ? undefined : { from: t.from, to: w.lastTime, points: w.trackPoints },
     });
     judged.push({ sourceId: t.sourceId, trackerIds: t.trackerIds, from: t.from, visits });
-  });
+  }
   // Task outcomes in the same transaction as the visits they follow from.
   const tasks = store.writeAll(writes, () => judged.flatMap((j) => judgeAfterWindow(store, j, round.now))) ?? [];
   return { written: writes.map((w) => w.sourceId), points: columns.map((c) => c.n), processed, tasks, visits: round.withVisits ? judged.map((j) => ({ sourceId: j.sourceId, from: j.from, visits: j.visits })) : [] };

@@ -240,6 +240,7 @@ export class TelemetryScheduler {
       geoVersion: this.store.telemetry.geoVersion(),
       now: this.now(),
       withVisits: !!this.opts.onProcessed,
+      stop: this.stopFlag,
       windows: taken.map((t) => ({
         sourceId: t.sourceId,
         ownerIds: t.ownerIds,
@@ -264,11 +265,18 @@ export class TelemetryScheduler {
     return this.pool.run({ kind: 'simplify', lat, lng, limit } satisfies SimplifyTask, { transferList: [lat.buffer as ArrayBuffer, lng.buffer as ArrayBuffer] });
   }
 
-  async close(): Promise<void> {
+  /** Set when closing: running rounds end after their current window (src/telemetry/round.ts). */
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+
+  async close(graceMs = 10_000): Promise<void> {
     this.closed = true;
+    Atomics.store(this.stopFlag, 0, 1);
     clearInterval(this.timer);
     clearTimeout(this.soonTimer);
-    while (this.rounds || this.building) await new Promise((r) => setTimeout(r, 10));
+    // Running rounds end after their current window; past the grace time the threads are ended,
+    // which rolls back a round's unfinished transaction (its windows stay pending: nothing is lost).
+    const deadline = Date.now() + graceMs;
+    while ((this.rounds || this.building) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await this.pool.destroy();
   }
 }

@@ -3,51 +3,23 @@
  * a real server process; the server is killed with SIGKILL mid-stream; after a restart every fix a
  * tracker saw acknowledged is in the store. Prints acknowledged vs stored.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/accounts.ts';
-import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { runSimulation } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { openSql } from '../helpers/sql.ts';
-import { SERVER_NODE_ARGS } from '../../src/server-process.ts';
+import { startChildServer, stopChildServers } from '../helpers/child-server.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const procs: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
-  await Promise.all(procs.map((p) => (p.exitCode === null && p.signalCode === null ? new Promise((r) => { p.once('exit', r); p.kill('SIGKILL'); }) : undefined)));
+  await stopChildServers();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-function startServer(dataDir: string): Promise<{ proc: ChildProcess; port: number }> {
-  const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS], {
-    cwd: root,
-    env: { ...process.env, ...off, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn' },
-  });
-  procs.push(proc);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 60_000);
-    const look = (d: Buffer) => {
-      out += d;
-      const m = /teltonika tcp:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, port: Number(m[1]) });
-      }
-    };
-    proc.stdout!.on('data', look);
-    proc.stderr!.on('data', look);
-    proc.once('exit', (c) => reject(new Error(`exited ${c}:\n${out}`)));
-  });
-}
 
 describe('kill -9 while trackers send', () => {
   it('keeps every acknowledged fix', async () => {
@@ -62,7 +34,7 @@ describe('kill -9 while trackers send', () => {
       for (const d of deviceIds) store.trackers.add({ userId: id, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
       store.close();
     }
-    const { proc, port } = await startServer(dataDir);
+    const { proc, port } = await startChildServer(dataDir);
     const acked = new Map<string, number[]>();
     const abort = new AbortController();
     const sim = runSimulation({
@@ -93,7 +65,7 @@ describe('kill -9 while trackers send', () => {
     await sim.catch(() => undefined);
 
     // Restart: the server opens the same file (WAL recovery), then we count.
-    const again = await startServer(dataDir);
+    const again = await startChildServer(dataDir);
     const sql = openSql(config.dbFile);
     let ackedCount = 0;
     let missing = 0;
