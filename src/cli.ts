@@ -4,6 +4,7 @@
  * as the server (WAL lets both work at once); the gateway notices tracker changes by the
  * sources version the store bumps.
  */
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccountError, createUser } from './accounts/accounts.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -27,6 +28,26 @@ interface Ctx {
 const tariffOptions = Object.fromEntries(Object.keys(TARIFF_FIELDS).map((k) => [k.replace(/_/g, '-'), { type: 'string' as const }]));
 
 const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (ctx: Ctx, o: Opts, pos: string[]) => Promise<void> | void }> = {
+  backup: {
+    usage: 'backup <file>   (a consistent copy of the live database; the server may keep running)',
+    options: {},
+    async run(ctx, _o, pos) {
+      const file = pos[0];
+      if (!file) throw new UsageError('name the file to write the copy to');
+      const started = Date.now();
+      let shown = -1;
+      await ctx.store.backup(file, (copied, total) => {
+        const pct = total ? Math.floor((copied / total) * 100) : 100;
+        // Progress on a terminal; one line per 10 % elsewhere (and none with --json).
+        if (ctx.json || pct === shown || (!process.stderr.isTTY && pct % 10 !== 0)) return;
+        shown = pct;
+        process.stderr.write(process.stderr.isTTY ? `\rbackup: ${pct}% (${copied}/${total} pages)` : `backup: ${pct}% (${copied}/${total} pages)\n`);
+      });
+      if (process.stderr.isTTY && !ctx.json) process.stderr.write('\n');
+      const bytes = statSync(file).size;
+      ctx.out(`backup written to ${file} (${(bytes / 1048576).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s); restore: docs/operations.md`, { file, bytes });
+    },
+  },
   'user create': {
     usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',
     options: { login: { type: 'string' }, password: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, demo: { type: 'boolean' }, unactivated: { type: 'boolean' }, parent: { type: 'string' }, rights: { type: 'string' } },
@@ -214,7 +235,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     store = openStore(config.dbFile);
     const out = (text: string, obj?: Record<string, unknown>) => console.log(json ? JSON.stringify(obj ?? { ok: true, message: text }) : text);
-    await cmd.run({ store, json, out }, values as Opts, positionals.slice(2));
+    await cmd.run({ store, json, out }, values as Opts, positionals.slice(name.split(' ').length));
     return 0;
   } catch (e) {
     const known = e instanceof UsageError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

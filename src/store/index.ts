@@ -1,4 +1,6 @@
 /** The store: the only place with SQL. One object per open database file. */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import Database from './sqlite.ts';
 import { openDatabase, type DB } from './db.ts';
 import { AuthVersions } from './cache.ts';
 import { SessionStore } from './sessions.ts';
@@ -47,7 +49,51 @@ export interface Store {
   snapshot<T>(fn: () => T): T;
   /** Refresh the query planner's statistics (after a bulk load). */
   analyze(): void;
+  /**
+   * Copy the live database to `file` with SQLite's online backup, as it was when the copy began,
+   * while others keep writing; `onProgress(pagesCopied, totalPages)` after each step. The copy is
+   * written beside `file` and renamed when complete and checked, so `file` is never half a database.
+   */
+  backup(file: string, onProgress?: (copied: number, total: number) => void): Promise<void>;
   close(): void;
+}
+
+/** Pages copied per backup step: small steps keep the progress moving on large files. */
+const BACKUP_STEP_PAGES = 4096;
+
+async function backupDatabase(db: DB, file: string, onProgress?: (copied: number, total: number) => void): Promise<void> {
+  if (existsSync(file)) throw new Error(`${file} exists: name a new file`);
+  const partial = `${file}.partial`;
+  rmSync(partial, { force: true });
+  // One read transaction over the whole copy: in WAL mode writers go on, and the copy is the
+  // snapshot taken here. Without it every commit of the running server restarts the copy.
+  db.exec('BEGIN');
+  try {
+    db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get();
+    let total = 0;
+    await db.backup(partial, {
+      progress({ totalPages, remainingPages }) {
+        total = totalPages;
+        onProgress?.(totalPages - remainingPages, totalPages);
+        return BACKUP_STEP_PAGES;
+      },
+    });
+    onProgress?.(total, total);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw e;
+  } finally {
+    db.exec('COMMIT');
+  }
+  const copy = new Database(partial);
+  try {
+    const check = copy.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`the copy fails its check: ${String(check)}`);
+    copy.pragma('journal_mode = WAL'); // as the server opens it
+  } finally {
+    copy.close();
+  }
+  renameSync(partial, file);
 }
 
 export function openStore(file: string): Store {
@@ -75,6 +121,7 @@ export function openStore(file: string): Store {
     transaction: (fn) => db.transaction(fn)(),
     snapshot: (fn) => db.transaction(fn).deferred(),
     analyze: () => void db.exec('ANALYZE'),
+    backup: (file, onProgress) => backupDatabase(db, file, onProgress),
     close: () => db.close(),
   };
 }
