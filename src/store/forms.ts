@@ -6,7 +6,6 @@ import type { Statement } from 'better-sqlite3';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
 import type { GeoSnapshot } from './geo.ts';
-import { ftsExpr, ftsPhrase, ID_MASK, ownerRange } from './tasks.ts';
 
 export interface FormRow {
   id: number;
@@ -121,9 +120,6 @@ const PERIOD_COLUMNS: Record<FormPeriod, FormOrderKey> = {
 /** Task order keys with an index over (user_id, key) for tasks (migration 006), as that index spells them. */
 const TASK_ORDERED: Partial<Record<FormOrderKey, string>> = { task_label: 't.label COLLATE NOCASE', task_from: 't.from_time' };
 
-/** Task text filters the task text index answers, and its column. */
-const TASK_TEXT: Partial<Record<FormTextFilter, 'label' | 'address'>> = { task_label: 'label', task_address: 'address' };
-
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 export class FormStore {
@@ -235,14 +231,6 @@ export class FormStore {
       }
       if (!q.includeUnsubmitted) where.push('f.submitted IS NOT NULL');
       for (const [k, v] of Object.entries(q.text) as Array<[FormTextFilter, string]>) {
-        const phrase = TASK_TEXT[k] && ftsPhrase(v);
-        if (phrase) {
-          // The task text index (migration 010) finds exactly the tasks LIKE would, without reading each task.
-          const [lo, hi] = ownerRange(q.userId * 2);
-          where.push(`f.task_id IN (SELECT rowid & ${ID_MASK} FROM tasks_fts WHERE tasks_fts MATCH ? AND rowid BETWEEN ? AND ?)`);
-          params.push(ftsExpr([TASK_TEXT[k]!], phrase), lo, hi);
-          continue;
-        }
         const c = COLUMNS[k];
         needsTask ||= !!c.t;
         where.push(`${c.sql} LIKE ? ESCAPE '\\'`);
