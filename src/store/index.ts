@@ -21,6 +21,9 @@ import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
+import { FormTemplateStore } from './form-templates.ts';
+import { FormStore } from './forms.ts';
+import { FileFactsStore } from './file-facts.ts';
 
 export interface Store {
   users: UserStore;
@@ -41,6 +44,10 @@ export interface Store {
   deviceState: DeviceStateStore;
   tracks: TrackStore;
   statuses: StatusStore;
+  formTemplates: FormTemplateStore;
+  forms: FormStore;
+  /** What forms need of the files table (src/store/file-facts.ts). */
+  fileFacts: FileFactsStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -114,6 +121,9 @@ export function openStore(file: string): Store {
     deviceState: new DeviceStateStore(db),
     tracks: new TrackStore(db),
     statuses: new StatusStore(db),
+    formTemplates: new FormTemplateStore(db),
+    forms: new FormStore(db),
+    fileFacts: new FileFactsStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
