@@ -15,6 +15,8 @@ import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
 import { openStore } from '../src/store/index.ts';
+import { parseConditions, parseSort } from '../src/core/conditions.ts';
+import { parseDateTime } from '../src/core/time.ts';
 
 const { values } = parseArgs({ options: { checkins: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' } } });
 const N = Number(values.checkins);
@@ -65,12 +67,6 @@ store.transaction(() => {
 });
 store.analyze();
 console.log(`filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
-store.close();
-const running = await start(config, { logger: false, print: () => {} });
-await running.telemetry.idle();
-const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
-const hash = login.hash as string;
-
 const shapes: Array<[string, Record<string, unknown>]> = [
   ['page 1, no filter', { limit: 50 }],
   ['sort marker_time desc', { sort: ['marker_time=desc'], limit: 50 }],
@@ -87,6 +83,38 @@ const shapes: Array<[string, Record<string, unknown>]> = [
   ['deep page (offset 50000)', { offset: 50_000, limit: 50, sort: ['marker_time=asc'] }],
   ['nearby geo entities, one week', { from: '2030-06-01 00:00:00', to: '2030-06-08 00:00:00', limit: 50, show_nearby_geo_entities: true }],
 ];
+
+// The store's query alone (no HTTP, no views): what the list costs the database, less exposed to a
+// loaded machine's scheduling than the HTTP figures below.
+const pct0 = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+for (const [name, p] of shapes) {
+  const q = {
+    userId,
+    timeZone: 'Europe/Berlin',
+    trackers: p.trackers as number[] | undefined,
+    from: p.from ? parseDateTime(p.from as string, 'Europe/Berlin') : undefined,
+    to: p.to ? parseDateTime(p.to as string, 'Europe/Berlin') : undefined,
+    conditions: p.conditions ? parseConditions(p.conditions) : undefined,
+    sort: parseSort(p.sort as string[] | undefined),
+    location: p.location as { lat: number; lng: number; radius: number } | undefined,
+    limit: p.limit as number | undefined,
+    offset: p.offset as number | undefined,
+  };
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 10; i++) {
+    const t0 = performance.now();
+    store.checkins.list(q);
+    if (i >= 10) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`store query  ${name.padEnd(44)} p50 ${pct0(times, 50).toFixed(2).padStart(6)} ms  p99 ${pct0(times, 99).toFixed(2).padStart(6)} ms`);
+}
+store.close();
+const running = await start(config, { logger: false, print: () => {} });
+await running.telemetry.idle();
+const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
+const hash = login.hash as string;
+
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const call = async (name: string, body: string) => {
