@@ -141,6 +141,15 @@ for (const [name, params] of shapes) {
   worst = Math.max(worst, p99);
   console.log(`checkin/list ${name.padEnd(44)} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms  p99 ${p99.toFixed(2).padStart(6)} ms  (count ${count})`);
 }
+// Baseline: the lightest call over the same HTTP path (what the machine's load adds to every call).
+const base0: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  await fetch(`${running.apiUrl}/v2/fsm/task/count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash }) }).then((r) => r.json());
+  base0.push(performance.now() - t0);
+}
+base0.sort((a, b) => a - b);
+console.log(`baseline task/count${' '.repeat(38)} p50 ${pct(base0, 50).toFixed(2).padStart(6)} ms  p99 ${pct(base0, 99).toFixed(2).padStart(6)} ms`);
 console.log(`worst p99 ${worst.toFixed(2)} ms (target < 20 ms); load average ${load()}`);
 await running.close();
 rmSync(dataDir, { recursive: true, force: true });
