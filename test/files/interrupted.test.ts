@@ -68,4 +68,26 @@ describe('an interrupted upload', () => {
     expect(ok.body.value).toMatchObject({ state: 'uploaded', size: 4000 });
     expect(blobsOnDisk(s.dataDir)).toHaveLength(1);
   });
+
+  it('13 for a second upload of a file while its first runs; the first then completes', async () => {
+    const data = Buffer.alloc(2000, 1);
+    const form = addForm(s, ann.id);
+    const r = await s.call('form/file/create', { hash: ann.hash, form_id: form, field_id: 'any', size: data.length });
+    const url = new URL(r.body.url);
+    const { head, body } = multipart(r.body.fields.token, data);
+    const sock = connect(Number(url.port), url.hostname);
+    await new Promise((res) => sock.once('connect', res));
+    let answer = '';
+    sock.on('data', (d) => (answer += d));
+    sock.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ${head}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    sock.write(body.subarray(0, body.length - 500));
+    for (let i = 0; i < 200 && state(r.body.file_id) !== 'in_progress'; i++) await new Promise((res) => setTimeout(res, 10));
+    expect(state(r.body.file_id)).toBe('in_progress');
+    expect((await upload(r.body.url, r.body.fields, data)).body).toEqual({ success: false, status: { code: 13, description: expect.any(String) } });
+    // The rest, without closing our side (a half-closed request socket is closed by the server).
+    sock.write(body.subarray(body.length - 500));
+    await new Promise((res) => sock.once('close', res));
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(state(r.body.file_id)).toBe('uploaded');
+  });
 });
