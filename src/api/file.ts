@@ -141,6 +141,10 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
   const limit = services.store.files.getAny(fileId)?.max_size ?? 0;
   let token: string | undefined;
   let result: FileRow | undefined;
+  // A client that stops sending is cut after FSM_FILE_UPLOAD_IDLE_SECONDS: its upload then fails
+  // like any interrupted one, instead of holding the file in_progress.
+  const socket = request.raw.socket;
+  socket.setTimeout(services.config.files.uploadIdleSeconds * 1000, () => socket.destroy());
   try {
     // The announced size bounds the part (one byte more shows an oversized file as such).
     for await (const part of request.parts({ limits: { fileSize: limit + 1, files: 1, fields: 10, parts: 11 } })) {
@@ -155,6 +159,8 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
     if (!result) throw new DomainError(233, {}, `No data file: send the file as the multipart part "${FILE_FIELD_NAME}", after the token`);
   } catch (e) {
     return fail(reply, e, request);
+  } finally {
+    socket.setTimeout(0);
   }
   const user = services.store.users.get(result.user_id);
   return reply.send({ success: true, value: fileView(result, { timeZone: user?.time_zone ?? 'UTC', base: baseUrl(services, request), details: true }) });

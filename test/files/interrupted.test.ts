@@ -90,4 +90,30 @@ describe('an interrupted upload', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(state(r.body.file_id)).toBe('uploaded');
   });
+
+  it('a client that stops sending is cut after FSM_FILE_UPLOAD_IDLE_SECONDS; the file waits again', async () => {
+    const slow = await startTestServer({ FSM_FILE_UPLOAD_IDLE_SECONDS: '1' });
+    try {
+      const u = await slow.user('slow@example.com');
+      const form = addForm(slow, u.id);
+      const r = await slow.call('form/file/create', { hash: u.hash, form_id: form, field_id: 'any', size: 1000 });
+      const url = new URL(r.body.url);
+      const { head, body } = multipart(r.body.fields.token, Buffer.alloc(1000, 2));
+      const sock = connect(Number(url.port), url.hostname);
+      await new Promise((res) => sock.once('connect', res));
+      sock.on('error', () => {});
+      sock.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ${head}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      sock.write(body.subarray(0, 400));
+      const t0 = Date.now();
+      await new Promise((res) => sock.once('close', res));
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+      const st = () => slow.sql.prepare('SELECT state FROM files WHERE id = ?').pluck().get(r.body.file_id);
+      for (let i = 0; i < 100 && st() !== 'created'; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(st()).toBe('created');
+      expect(tempsOnDisk(slow.dataDir)).toEqual([]);
+      expect((await upload(r.body.url, r.body.fields, Buffer.alloc(1000, 2))).body.value.state).toBe('uploaded');
+    } finally {
+      await slow.close();
+    }
+  });
 });
