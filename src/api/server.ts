@@ -28,9 +28,12 @@ import { statusCalls } from './status.ts';
 import { deliveryCalls } from './delivery.ts';
 import { formTemplateCalls } from './form-template.ts';
 import { taskFormCalls } from './task-form.ts';
+import { fileCalls, fileRoutes } from './file.ts';
+import { avatarCalls } from './avatar.ts';
+import { checkinCalls } from './checkin.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
@@ -108,5 +111,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     });
     mountCalls(uploads, calls.filter((c) => c.upload), services);
   });
+  // File uploads streamed to disk and downloads (docs/files.md), in their own context.
+  await app.register(fileRoutes(services));
   return app;
 }

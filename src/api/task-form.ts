@@ -8,36 +8,20 @@ import { formatDateTime, isoDuration, parseDateTime } from '../core/time.ts';
 import { correctValues, ownForm } from '../forms/submit.ts';
 import { attachForm, detachForm } from '../forms/task-forms.ts';
 import { formView } from '../forms/view.ts';
-import type { FileRow } from '../store/file-facts.ts';
+import type { FastifyRequest } from 'fastify';
 import { FORM_ORDER_KEYS, FORM_PERIODS, FORM_TEXT_FILTERS, type FormListRow, type FormPeriod, type FormRow, type FormTextFilter } from '../store/forms.ts';
 import type { Store } from '../store/index.ts';
 import { GeoAtPoint } from '../telemetry/geofence/at-point.ts';
 import { dateTime } from '../tasks/input.ts';
+import { baseUrl, fileView } from './file.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTask } from './task.ts';
 
-/**
- * The files of a form as File objects with bindings and previews (spec: File object). A minimal view
- * from the files table (no download links, no previews); the files code's full view replaces it.
- */
-export function formFiles(services: Services, form: FormRow, tz: string): Array<Record<string, unknown>> {
-  return services.store.fileFacts.ofForm(form.id).map((f: FileRow) => ({
-    id: f.id,
-    storage_id: null,
-    user_id: f.user_id,
-    type: f.type,
-    created: formatDateTime(f.created, tz),
-    uploaded: f.uploaded === null ? null : formatDateTime(f.uploaded, tz),
-    name: f.name,
-    size: f.state === 'uploaded' && f.size !== null ? f.size : f.max_size,
-    mime_type: f.mime_type,
-    metadata: f.metadata === null ? null : JSON.parse(f.metadata),
-    state: f.state,
-    download_url: null,
-    bindings: [{ type: 'form_field', form_id: form.id, field_id: f.field_id, submitted: f.submitted === 1 }],
-    previews: [],
-  }));
+/** The files of a form as File objects with bindings and previews (spec: File object; src/api/file.ts). */
+export function formFiles(services: Services, request: FastifyRequest, form: FormRow, tz: string): Array<Record<string, unknown>> {
+  const base = baseUrl(services, request);
+  return services.store.files.ofForm(form.id).map((f) => fileView(f, { timeZone: tz, base, details: true }));
 }
 
 const create = defineCall({
@@ -64,11 +48,11 @@ const read = defineCall({
   path: 'task/form/read',
   summary: "A task's form (null when none) and the files of its fields.",
   params: z.object({ task_id: id }),
-  handler({ services, owner, user, params }) {
+  handler({ services, owner, user, params, request }) {
     const task = ownTask(services, owner, params.task_id);
     const form = services.store.forms.ofTask(task.id);
     if (!form) return { value: null, files: [] };
-    return { value: formView(form, user.time_zone), files: formFiles(services, form, user.time_zone) };
+    return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
   },
 });
 
@@ -76,9 +60,9 @@ const formRead = defineCall({
   path: 'form/read',
   summary: 'A form (of a task or a check-in) and the files of its fields.',
   params: z.object({ id }),
-  handler({ services, owner, user, params }) {
+  handler({ services, owner, user, params, request }) {
     const form = ownForm(services, owner.id, params.id);
-    return { value: formView(form, user.time_zone), files: formFiles(services, form, user.time_zone) };
+    return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
   },
 });
 

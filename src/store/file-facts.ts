@@ -20,13 +20,11 @@ const FACTS = 'id, user_id, type, state, name, size, mime_type, form_id, field_i
 
 export class FileFactsStore {
   private lookupStmt;
-  private ofFormStmt;
   private clearStmt;
   private markStmt;
 
   constructor(db: DB) {
     this.lookupStmt = db.prepare<[string], FileFacts>(`SELECT ${FACTS} FROM files WHERE id IN (SELECT value FROM json_each(?))`);
-    this.ofFormStmt = db.prepare<[number], FileRow>(`SELECT ${FACTS}, max_size, metadata, created, uploaded, submitted, checkin_id FROM files WHERE form_id = ? ORDER BY id`);
     this.clearStmt = db.prepare('UPDATE files SET submitted = 0 WHERE form_id = ? AND field_id = ? AND submitted <> 0');
     this.markStmt = db.prepare('UPDATE files SET submitted = 1 WHERE form_id = ? AND field_id = ? AND id IN (SELECT value FROM json_each(?))');
   }
@@ -38,11 +36,6 @@ export class FileFactsStore {
     for (const f of this.lookupStmt.all(JSON.stringify(ids))) out.set(f.id, f);
     return out;
   };
-
-  /** Every file created for the form's fields, submitted or not. */
-  ofForm(formId: number): FileRow[] {
-    return this.ofFormStmt.all(formId);
-  }
 
   /** After a submission: the named files of each field are submitted, the field's others are not. */
   markSubmitted(formId: number, byField: ReadonlyMap<string, readonly number[]>): void {
