@@ -92,7 +92,8 @@ const appActivate = defineCall({
     }
     const { token, tracker } = activate(store, params.code, params.label, t0);
     attempt.succeeded();
-    const port = config.protocolPorts.osmand ?? null;
+    // The configured port; null when the listener is off or on an ephemeral port (tests).
+    const port = config.protocolPorts.osmand || null;
     return { token, tracker_id: tracker.id, label: tracker.label, positions: { protocol: 'osmand', device_id: tracker.device_id, port } };
   },
 });
