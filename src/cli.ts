@@ -236,7 +236,7 @@ function trackerArg(store: Store, raw: string | undefined) {
 /** A free device id for a phone: 'app-' and twelve random digits. */
 function phoneDeviceId(store: Store): string {
   for (;;) {
-    const id = `app-${randomInt(1e6, 1e7)}${randomInt(1e5, 1e6)}`;
+    const id = `app-${randomInt(1e5, 1e6)}${randomInt(1e5, 1e6)}`;
     if (!store.trackers.deviceExists(id)) return id;
   }
 }
