@@ -431,6 +431,28 @@ describe('positions through the OsmAnd listener', () => {
     expect(res.status).toBe(200);
     await until(() => s.store.deviceState.get(s.store.trackers.getAny(t)!.source_id)?.lat === 52.52);
   });
+
+  it('the batch body (three locations) and the form-encoded POST (knots) are stored as sent', async () => {
+    const t = phone();
+    const { device_id } = (await s.call('app/activate', { code: await code(t) })).body.positions;
+    const url = `http://127.0.0.1:${s.running.gateway.ports.osmand.http}/`;
+    const base = Math.floor(Date.now() / 1000) - 600;
+    const iso = (sec: number) => new Date(sec * 1000).toISOString();
+    const loc = (sec: number, lat: number, speed: number) =>
+      `{"timestamp":"${iso(sec)}","coords":{"latitude":${lat},"longitude":13.405,"accuracy":8.5,"speed":${speed},"heading":181.5,"altitude":41.2},"is_moving":true,"odometer":1520.4,"event":"","battery":{"level":0.87,"is_charging":true},"activity":{"type":"in_vehicle"},"extras":{},"_":"&id=${device_id}&lat=${lat}&lon=13.405&timestamp=${iso(sec)}&"}`;
+    const batch = `{"location":[${loc(base, 52.52, 10)},${loc(base + 30, 52.523, 12.5)},${loc(base + 60, 52.526, 0)}],"device_id":"${device_id}"}`;
+    expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: batch })).status).toBe(200);
+    const android = `${url}?id=${device_id}&timestamp=${base + 90}&lat=52.529&lon=13.405&speed=10.5&bearing=273.4&altitude=12.0&accuracy=4.5&batt=87.0&charge=true`;
+    expect((await fetch(android, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200);
+    const source = s.store.trackers.getAny(t)!.source_id;
+    const rows = s.sql.prepare('SELECT time, lat, speed, course FROM fixes WHERE source_id = ? ORDER BY time').all(source);
+    expect(rows).toEqual([
+      { time: base * 1000, lat: 52.52, speed: 36, course: 181.5 },
+      { time: (base + 30) * 1000, lat: 52.523, speed: 45, course: 181.5 },
+      { time: (base + 60) * 1000, lat: 52.526, speed: 0, course: 181.5 },
+      { time: (base + 90) * 1000, lat: 52.529, speed: 19.446, course: 273.4 },
+    ]);
+  });
 });
 
 describe('activation attempts are limited per address', () => {
