@@ -19,6 +19,8 @@ export const RIGHT_NAMES = [
   'payment_create',
   /** Tag changes (referenced by the spec; the calls are ours, docs/directories.md). */
   'tag_update',
+  /** Form template changes (ours, docs/forms.md). */
+  'form_template_update',
 ] as const;
 
 export type Right = (typeof RIGHT_NAMES)[number];

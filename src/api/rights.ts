@@ -8,7 +8,7 @@ import { RIGHT_NAMES, type Right } from '../accounts/rights.ts';
 export { GRANTABLE_RIGHTS, RIGHT_NAMES, type Right } from '../accounts/rights.ts';
 
 export const RIGHTS = {
-  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/route/create', 'task/route/update', 'task/route/delete'],
+  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/form/values/update', 'task/route/create', 'task/route/update', 'task/route/delete'],
   place_update: ['place/create', 'place/update', 'place/delete', 'place/batch_convert', 'place/upload'],
   zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
   employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],
@@ -23,6 +23,8 @@ export const RIGHTS = {
   payment_create: [],
   /** Tag changes (referenced by the spec; the calls are ours, docs/directories.md). */
   tag_update: ['tag/create', 'tag/update', 'tag/delete'],
+  /** Form template changes (ours, docs/forms.md). */
+  form_template_update: ['form/template/create', 'form/template/update', 'form/template/delete'],
 } as const satisfies Record<Right, readonly string[]>;
 
 /** The right guarding `path`, if the table names one. */

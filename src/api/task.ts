@@ -8,9 +8,11 @@ import { parseSort } from '../core/conditions.ts';
 import { TASK_STATUSES, type TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { convertBatch, DEFAULT_TASK_BATCH_FIELDS, LOCATION_CHECK_MODES, TASK_BATCH_FIELDS } from '../tasks/batch.ts';
-import { checkFormTemplate, dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
+import { dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
 import { initialStatus, requireEditable } from '../tasks/states.ts';
 import { taskViews } from '../tasks/view.ts';
+import { applyCreateForm, createFormTemplate } from '../forms/task-forms.ts';
+import { formView } from '../forms/view.ts';
 import { parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
@@ -33,9 +35,14 @@ const create = defineCall({
     const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: true });
     const trackerId = task.tracker_id ?? null;
     if (trackerId !== null) taskTracker(services, owner, trackerId, 201);
-    checkFormTemplate(params.create_form, task.form_template_id);
+    const template = createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
     await fillAddress(services, draft);
-    const newId = services.store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() });
+    const { store } = services;
+    const newId = store.transaction(() => {
+      const created = store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() });
+      applyCreateForm(services, owner.id, store.tasks.get(owner.id, created)!, template ?? undefined);
+      return created;
+    });
     return { id: newId, ...externalIdCounts(services, owner, draft.external_id) };
   },
 });
@@ -47,6 +54,9 @@ const read = defineCall({
   handler({ services, owner, user, params }) {
     const row = ownTask(services, owner, params.task_id);
     const [value] = taskViews(services.store, [row], user.time_zone);
+    // The form is present only when one is attached (spec: Task table).
+    const form = row.type === 'route' ? undefined : services.store.forms.ofTask(row.id);
+    if (form) value.form = formView(form, user.time_zone);
     if (row.type !== 'route') return { value };
     return { value, checkpoints: taskViews(services.store, services.store.tasks.checkpoints(row.id), user.time_zone) };
   },
@@ -63,9 +73,15 @@ const update = defineCall({
     if (row.type === 'route') throw new DomainError(201, {}, `Not found in the database: task ${task.id} is a route; use task/route/update`);
     requireEditable([row], `task ${row.id}`);
     const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: task.fields !== undefined });
-    checkFormTemplate(params.create_form, task.form_template_id);
+    const template = createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
     await fillAddress(services, draft);
-    services.store.tasks.update(row, draft);
+    services.store.transaction(() => {
+      // Checked again inside the write: the task may have moved on while the address was looked up.
+      const now = ownTask(services, owner, task.id);
+      requireEditable([now], `task ${now.id}`);
+      services.store.tasks.update(now, draft);
+      applyCreateForm(services, owner.id, now, template);
+    });
     return externalIdCounts(services, owner, draft.external_id);
   },
 });

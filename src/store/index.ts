@@ -20,6 +20,9 @@ import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
 import { FieldAppStore } from './field-app.ts';
+import { FormTemplateStore } from './form-templates.ts';
+import { FormStore } from './forms.ts';
+import { FileFactsStore } from './file-facts.ts';
 
 export interface Store {
   users: UserStore;
@@ -42,6 +45,10 @@ export interface Store {
   statuses: StatusStore;
   /** The field app's codes, tokens and task feed (docs/field-app.md). */
   fieldApp: FieldAppStore;
+  formTemplates: FormTemplateStore;
+  forms: FormStore;
+  /** What forms need of the files table (src/store/file-facts.ts). */
+  fileFacts: FileFactsStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -72,6 +79,9 @@ export function openStore(file: string): Store {
     tracks: new TrackStore(db),
     statuses: new StatusStore(db),
     fieldApp: new FieldAppStore(db),
+    formTemplates: new FormTemplateStore(db),
+    forms: new FormStore(db),
+    fileFacts: new FileFactsStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

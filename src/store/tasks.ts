@@ -621,8 +621,8 @@ function listFields(): FieldMap {
     stay_duration: { sql: 't.stay_duration', kind: 'number' },
     description: { sql: 't.description', kind: 'string', sortSql: 't.description COLLATE NOCASE' },
     external_id: { sql: 't.external_id', kind: 'string', nullable: true },
-    // Forms are a later issue: the template id of the attached form; sorted by it until form labels exist.
-    form: { sql: 't.form_template_id', kind: 'number', nullable: true },
+    // The template id of the attached form (null: none, or its template was deleted); sorted by the form's label (spec).
+    form: { sql: '(SELECT fm.template_id FROM forms fm WHERE fm.task_id = t.id)', kind: 'number', nullable: true, sortSql: '(SELECT fm.label FROM forms fm WHERE fm.task_id = t.id) COLLATE NOCASE' },
   };
 }
 

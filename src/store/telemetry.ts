@@ -21,6 +21,10 @@ export interface JudgedTask {
   max_delay: number;
   min_stay_duration: number;
   tracker_id: number;
+  /** 1 when a form is attached (issue 11: then done needs its submission). */
+  has_form: number;
+  /** The form's FIRST submission (ms UTC), null until submitted. */
+  form_submitted: number | null;
 }
 
 export interface Pending {
@@ -56,7 +60,8 @@ export interface WindowResult {
   trackPoints?: { from: number; to: number; points: PackedPoints };
 }
 
-const JUDGED = 'id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id';
+const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id,
+  EXISTS (SELECT 1 FROM forms fm WHERE fm.task_id = tasks.id) AS has_form, (SELECT fm.first_submitted FROM forms fm WHERE fm.task_id = tasks.id) AS form_submitted`;
 
 // Only columns (migration 011): the attributes processing needs are kept beside the JSON.
 const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used
@@ -95,6 +100,7 @@ export class TelemetryStore {
   private visitsBeforeStmt;
   private trackerSourceStmt;
   private routeStmt;
+  private oneTaskStmt;
   private outcomeStmt;
   private tailPut;
 
@@ -169,6 +175,7 @@ export class TelemetryStore {
     this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
         (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
     this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
+    this.oneTaskStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE id = ? AND type <> 'route' AND tracker_id IS NOT NULL`);
     this.outcomeStmt = db.prepare(`UPDATE tasks SET status_change_date = CASE WHEN status = @status THEN status_change_date ELSE @at END,
       status = @status, arrival_date = @arrival_date, stay_duration = @stay_duration, completion_date = @completion_date WHERE id = @id`);
     this.advancePending = db.prepare('UPDATE telemetry_pending SET from_time = ?, late_from = NULL WHERE source_id = ? AND version = ?');
@@ -192,6 +199,10 @@ export class TelemetryStore {
   /** Open tasks whose time-based transition may be due by `now` (the minute timer). */
   tasksDue(now: number): JudgedTask[] {
     return this.dueStmt.all(now, now) as JudgedTask[];
+  }
+  /** One task or checkpoint to judge again after its facts changed (a form submitted, attached or deleted). */
+  taskToJudge(id: number): JudgedTask | undefined {
+    return this.oneTaskStmt.get(id) as JudgedTask | undefined;
   }
   /** The checkpoints of a route, in route order. */
   checkpointsOf(routeId: number): JudgedTask[] {

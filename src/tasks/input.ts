@@ -118,11 +118,6 @@ function tagErrors(deps: TaskDeps, owner: UserRow, tagIds: number[] | undefined,
   return missing.length ? [{ parameter: `${p}.tags`, error: `no such tags: ${missing.join(', ')}` }] : [];
 }
 
-/** create_form (spec: task/create): forms are a later issue, so no template exists yet and a non-null template id is 201. */
-export function checkFormTemplate(createForm: boolean, templateId: number | null | undefined): void {
-  if (createForm && templateId !== null && templateId !== undefined) throw new DomainError(201, {}, `Not found in the database: form template ${templateId}`);
-}
-
 /** The tracker a task may be assigned to: the owner's (else `notFound`), not blocked (208), tariff with tasks (236). */
 export function taskTracker(deps: TaskDeps, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
   const t = deps.store.trackers.get(owner.id, trackerId);

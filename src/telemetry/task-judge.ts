@@ -11,7 +11,7 @@ import type { Visit } from '../core/telemetry.ts';
 import type { JudgedTask, TelemetryStore } from '../store/telemetry.ts';
 import type { TaskStatus } from '../store/tasks.ts';
 import type { TrackerStore } from '../store/trackers.ts';
-import { judgeRoute, judgeTask, taskFacts, toOutcome } from './task-outcome.ts';
+import { judgeRoute, judgeTask, taskFacts, toOutcome, type FormFacts } from './task-outcome.ts';
 
 /** An outcome written for a task or checkpoint. */
 export interface TaskChange {
@@ -29,6 +29,9 @@ export interface TaskChange {
 /** The stays of a task's tracker in the task's own zone. */
 export type VisitsOfTask = (t: JudgedTask) => Visit[];
 
+/** A task's form as the outcome rules see it: every attached form is required (spec: Form). */
+export const formFactsOf = (t: Pick<JudgedTask, 'has_form' | 'form_submitted'>): FormFacts | null => (t.has_form ? { required: true, submittedAt: t.form_submitted ?? null } : null);
+
 /** Judge these tasks (and the whole route of any checkpoint among them), write and return the outcomes. */
 export function judgeTasks(telemetry: TelemetryStore, tasks: JudgedTask[], visitsOf: VisitsOfTask, now: number): TaskChange[] {
   const changes: TaskChange[] = [];
@@ -43,13 +46,13 @@ export function judgeTasks(telemetry: TelemetryStore, tasks: JudgedTask[], visit
   for (const t of tasks) {
     if (t.type === 'checkpoint' && t.route_id !== null) routes.add(t.route_id);
     else {
-      const facts = taskFacts(t);
+      const facts = taskFacts(t, formFactsOf(t));
       apply(t, facts && judgeTask(facts, visitsOf(t), now));
     }
   }
   for (const routeId of routes) {
     const cps = telemetry.checkpointsOf(routeId).filter((c) => c.status !== 'unassigned');
-    const facts = cps.map((c) => ({ task: taskFacts(c)!, visits: visitsOf(c) })).filter((f) => f.task);
+    const facts = cps.map((c) => ({ task: taskFacts(c, formFactsOf(c))!, visits: visitsOf(c) })).filter((f) => f.task);
     judgeRoute(facts, now).forEach((j, i) => apply(cps[i], j));
   }
   return changes;

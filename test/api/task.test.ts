@@ -147,11 +147,16 @@ describe('task/create and task/read', () => {
     expect(taskCount()).toBe(before);
   });
 
-  it('create_form: 201 for a template (none exist yet); form_template_id is ignored without create_form', async () => {
+  it('create_form: a form from the template; 201 for an unknown template (nothing stored); form_template_id is ignored without create_form', async () => {
     const before = taskCount();
     const r = await create(ann.hash, minimal({ form_template_id: 5 }), { create_form: true });
     expect(r.body.status).toEqual({ code: 201, description: 'Not found in the database: form template 5' });
     expect(taskCount()).toBe(before);
+    const tpl = (await s.call('form/template/create', { hash: ann.hash, template: { label: 'Check', fields: [{ id: 'ok', label: 'OK', type: 'rating' }] } })).body.id;
+    const withForm = await create(ann.hash, minimal({ form_template_id: tpl }), { create_form: true });
+    expect((await s.call('task/read', { hash: ann.hash, task_id: withForm.body.id })).body.value.form).toMatchObject({ label: 'Check', template_id: tpl, task_id: withForm.body.id, values: null });
+    // Another user's template is unknown.
+    expect((await create(bob.hash, minimal({ form_template_id: tpl }), { create_form: true })).body.status.code).toBe(201);
     expect((await create(ann.hash, minimal({ form_template_id: 5 }))).body.success).toBe(true);
     expect((await create(ann.hash, minimal({ form_template_id: null }), { create_form: true })).body.success).toBe(true);
   });
@@ -198,7 +203,7 @@ describe('task/update', () => {
     expect(done.body.status.code).toBe(255);
     expect(row(a)!.label).toBe('Deliver');
   });
-  it('create_form with a template id is 201', async () => {
+  it('create_form with an unknown template id is 201 (task-form.test.ts covers replace and delete)', async () => {
     const a = (await create(ann.hash, minimal())).body.id;
     expect((await s.call('task/update', { hash: ann.hash, task: minimal({ id: a, form_template_id: 3 }), create_form: true })).body.status.code).toBe(201);
   });

@@ -1,0 +1,202 @@
+/**
+ * Forms on tasks (spec: Task forms, base path /task/form; Forms, base path /form) and ours:
+ * task/form/values/update, a supervisor's correction of submitted values (docs/forms.md).
+ */
+import { z } from 'zod';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { formatDateTime, isoDuration, parseDateTime } from '../core/time.ts';
+import { correctValues, ownForm } from '../forms/submit.ts';
+import { attachForm, detachForm } from '../forms/task-forms.ts';
+import { formView } from '../forms/view.ts';
+import type { FileRow } from '../store/file-facts.ts';
+import { FORM_ORDER_KEYS, FORM_PERIODS, FORM_TEXT_FILTERS, type FormListRow, type FormPeriod, type FormRow, type FormTextFilter } from '../store/forms.ts';
+import type { Store } from '../store/index.ts';
+import { GeoAtPoint } from '../telemetry/geofence/at-point.ts';
+import { dateTime } from '../tasks/input.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { id } from './schemas.ts';
+import { ownTask } from './task.ts';
+
+/**
+ * The files of a form as File objects with bindings and previews (spec: File object). A minimal view
+ * from the files table (no download links, no previews); the files code's full view replaces it.
+ */
+export function formFiles(services: Services, form: FormRow, tz: string): Array<Record<string, unknown>> {
+  return services.store.fileFacts.ofForm(form.id).map((f: FileRow) => ({
+    id: f.id,
+    storage_id: null,
+    user_id: f.user_id,
+    type: f.type,
+    created: formatDateTime(f.created, tz),
+    uploaded: f.uploaded === null ? null : formatDateTime(f.uploaded, tz),
+    name: f.name,
+    size: f.state === 'uploaded' && f.size !== null ? f.size : f.max_size,
+    mime_type: f.mime_type,
+    metadata: f.metadata === null ? null : JSON.parse(f.metadata),
+    state: f.state,
+    download_url: null,
+    bindings: [{ type: 'form_field', form_id: form.id, field_id: f.field_id, submitted: f.submitted === 1 }],
+    previews: [],
+  }));
+}
+
+const create = defineCall({
+  path: 'task/form/create',
+  summary: 'Attach a form made from a template to a task (unassigned, assigned or arrived).',
+  right: 'task_update',
+  params: z.object({ task_id: id, template_id: id }),
+  handler({ services, owner, params }) {
+    attachForm(services, owner.id, ownTask(services, owner, params.task_id), params.template_id);
+  },
+});
+
+const remove = defineCall({
+  path: 'task/form/delete',
+  summary: "Delete a task's form with its values and files (unassigned, assigned or arrived).",
+  right: 'task_update',
+  params: z.object({ task_id: id }),
+  handler({ services, owner, params }) {
+    detachForm(services, owner.id, ownTask(services, owner, params.task_id));
+  },
+});
+
+const read = defineCall({
+  path: 'task/form/read',
+  summary: "A task's form (null when none) and the files of its fields.",
+  params: z.object({ task_id: id }),
+  handler({ services, owner, user, params }) {
+    const task = ownTask(services, owner, params.task_id);
+    const form = services.store.forms.ofTask(task.id);
+    if (!form) return { value: null, files: [] };
+    return { value: formView(form, user.time_zone), files: formFiles(services, form, user.time_zone) };
+  },
+});
+
+const formRead = defineCall({
+  path: 'form/read',
+  summary: 'A form (of a task or a check-in) and the files of its fields.',
+  params: z.object({ id }),
+  handler({ services, owner, user, params }) {
+    const form = ownForm(services, owner.id, params.id);
+    return { value: formView(form, user.time_zone), files: formFiles(services, form, user.time_zone) };
+  },
+});
+
+const valuesUpdate = defineCall({
+  path: 'task/form/values/update',
+  summary: 'Correct the values of a submitted task form (validated as a submission: 242 with field errors).',
+  right: 'task_update',
+  params: z.object({ task_id: id, values: z.record(z.string(), z.unknown()) }),
+  handler({ services, owner, user, params }) {
+    const task = ownTask(services, owner, params.task_id);
+    const form = services.store.forms.ofTask(task.id);
+    if (!form) throw new DomainError(201, {}, `Not found in the database: task ${task.id} has no form`);
+    correctValues(services, { userId: owner.id, formId: form.id, values: params.values, timeZone: user.time_zone });
+  },
+});
+
+const period = z.object({ from: dateTime, to: dateTime }).nullable().optional();
+const text = z.string().max(256).nullable().optional();
+const listParams = z.object({
+  form_template_id: id.nullable().optional(),
+  task_ids: z.array(id).max(500).nullable().optional(),
+  order_by: z.enum(FORM_ORDER_KEYS).nullable().optional(),
+  ascending: z.boolean(),
+  include_unsubmitted: z.boolean(),
+  filters: z
+    .object({ ...(Object.fromEntries(FORM_TEXT_FILTERS.map((k) => [k, text])) as Record<FormTextFilter, typeof text>), task_id: id.nullable().optional() })
+    .nullable()
+    .optional(),
+  ...(Object.fromEntries(FORM_PERIODS.map((k) => [k, period])) as Record<FormPeriod, typeof period>),
+  offset: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+  limit: z.number().int().min(0).max(1000).nullable().optional(),
+});
+
+/** One geofence index per store, cached here: the API thread's view of the telemetry core's index. */
+const geoByStore = new WeakMap<Store, GeoAtPoint>();
+function geoAt(store: Store): GeoAtPoint {
+  let g = geoByStore.get(store);
+  if (!g) geoByStore.set(store, (g = new GeoAtPoint(store.telemetry)));
+  return g;
+}
+
+const list = defineCall({
+  path: 'task/form/list',
+  summary: 'Task forms of a template and/or of given tasks, with task, tracker, employee and the places and zones at the submit location.',
+  params: listParams,
+  handler({ services, owner, user, params: p }) {
+    const { store } = services;
+    const tz = user.time_zone;
+    if ((p.form_template_id ?? null) === null && (p.task_ids ?? null) === null) {
+      throw invalidParams([{ parameter: 'form_template_id', error: 'form_template_id or task_ids is required' }]);
+    }
+    if (p.form_template_id != null && !store.formTemplates.get(owner.id, p.form_template_id)) throw new DomainError(204, {}, `Entity not found: form template ${p.form_template_id}`);
+    const periods: Partial<Record<FormPeriod, { from: number; to: number }>> = {};
+    const errors: Array<{ parameter: string; error: string }> = [];
+    for (const k of FORM_PERIODS) {
+      const v = p[k];
+      if (!v) continue;
+      const from = parseDateTime(v.from, tz);
+      const to = parseDateTime(v.to, tz);
+      if (from === undefined) errors.push({ parameter: `${k}.from`, error: 'not a valid date/time' });
+      if (to === undefined) errors.push({ parameter: `${k}.to`, error: 'not a valid date/time' });
+      else if (from !== undefined && to < from) errors.push({ parameter: `${k}.to`, error: 'must not be before from' });
+      if (from !== undefined && to !== undefined) periods[k] = { from, to };
+    }
+    if (errors.length) throw invalidParams(errors);
+    const textFilters: Partial<Record<FormTextFilter, string>> = {};
+    for (const k of FORM_TEXT_FILTERS) {
+      const v = p.filters?.[k];
+      if (v) textFilters[k] = v;
+    }
+    const { rows, count } = store.forms.list({
+      userId: owner.id,
+      templateId: p.form_template_id ?? undefined,
+      taskIds: p.task_ids ?? undefined,
+      orderBy: p.order_by ?? 'submitted',
+      ascending: p.ascending,
+      includeUnsubmitted: p.include_unsubmitted,
+      text: textFilters,
+      taskId: p.filters?.task_id ?? undefined,
+      periods,
+      offset: p.offset ?? undefined,
+      limit: p.limit ?? 1000,
+    });
+    return { list: listItems(store, owner.id, rows, tz), count };
+  },
+});
+
+function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: string): Array<Record<string, unknown>> {
+  const when = (ms: number | null) => (ms === null ? null : formatDateTime(ms, tz));
+  const hits = rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : geoAt(store).at(ownerId, r.submit_lat, r.submit_lng)));
+  const zoneLabels = store.forms.geoLabels(ownerId, 'zone', [...new Set(hits.flatMap((h) => h?.zones ?? []))]);
+  const placeLabels = store.forms.geoLabels(ownerId, 'place', [...new Set(hits.flatMap((h) => h?.places ?? []))]);
+  return rows.map((r, i) => {
+    const h = hits[i];
+    return {
+      employee: r.e_id === null ? null : { id: r.e_id, first_name: r.e_first, middle_name: r.e_middle, last_name: r.e_last },
+      task: {
+        id: r.task_id,
+        label: r.t_label,
+        from: when(r.t_from),
+        to: when(r.t_to),
+        creation_date: when(r.t_creation),
+        arrival_date: when(r.t_arrival),
+        address: r.t_address,
+        status: r.t_status,
+        completion_date: when(r.t_completion),
+        fact_duration: isoDuration(r.t_stay * 1000),
+      },
+      tracker: r.tr_id === null ? null : { id: r.tr_id, label: r.tr_label },
+      vehicle: null,
+      form: formView(r, tz),
+      submit_places: h && {
+        location: { lat: r.submit_lat, lng: r.submit_lng, address: r.submit_address },
+        places: h.places.filter((id) => placeLabels.has(id)).map((id) => ({ id, label: placeLabels.get(id) })),
+        zones: h.zones.filter((id) => zoneLabels.has(id)).map((id) => ({ id, label: zoneLabels.get(id) })),
+      },
+    };
+  });
+}
+
+export const taskFormCalls = [create, remove, read, list, valuesUpdate, formRead];

@@ -1,0 +1,55 @@
+/** Form templates (migration 018; docs/forms.md): fields as JSON, version grows on every change. */
+import type { DB } from './db.ts';
+
+export interface FormTemplateRow {
+  id: number;
+  user_id: number;
+  label: string;
+  description: string;
+  /** JSON array of field definitions (src/forms/fields.ts). */
+  fields: string;
+  submit_in_zone: number;
+  version: number;
+  created: number;
+  updated: number;
+}
+
+export interface TemplateDraft {
+  label: string;
+  description: string;
+  fields: string;
+  submit_in_zone: boolean;
+}
+
+export class FormTemplateStore {
+  private getStmt;
+  private listStmt;
+  private insertStmt;
+  private updateStmt;
+  private deleteStmt;
+
+  constructor(db: DB) {
+    this.getStmt = db.prepare<[number, number], FormTemplateRow>('SELECT * FROM form_templates WHERE id = ? AND user_id = ?');
+    this.listStmt = db.prepare<[number], FormTemplateRow>('SELECT * FROM form_templates WHERE user_id = ? ORDER BY id');
+    this.insertStmt = db.prepare('INSERT INTO form_templates (user_id, label, description, fields, submit_in_zone, version, created, updated) VALUES (?, ?, ?, ?, ?, 1, ?, ?)');
+    this.updateStmt = db.prepare('UPDATE form_templates SET label = ?, description = ?, fields = ?, submit_in_zone = ?, version = version + 1, updated = ? WHERE id = ? AND user_id = ?');
+    this.deleteStmt = db.prepare('DELETE FROM form_templates WHERE id = ? AND user_id = ?');
+  }
+
+  get(userId: number, id: number): FormTemplateRow | undefined {
+    return this.getStmt.get(id, userId);
+  }
+  list(userId: number): FormTemplateRow[] {
+    return this.listStmt.all(userId);
+  }
+  create(userId: number, d: TemplateDraft, now: number): number {
+    return Number(this.insertStmt.run(userId, d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, now, now).lastInsertRowid);
+  }
+  update(userId: number, id: number, d: TemplateDraft, now: number): boolean {
+    return this.updateStmt.run(d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, now, id, userId).changes > 0;
+  }
+  /** Forms made from it keep their copy; their template_id becomes null (foreign key ON DELETE SET NULL). */
+  delete(userId: number, id: number): boolean {
+    return this.deleteStmt.run(id, userId).changes > 0;
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * Forms (migrations 018, 019; docs/forms.md): a copy of a template attached to a task (or made for
+ * a check-in), its submitted values and submit location, and task/form/list's query.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { DB } from './db.ts';
+import type { FormTemplateRow } from './form-templates.ts';
+
+export interface FormRow {
+  id: number;
+  user_id: number;
+  template_id: number | null;
+  template_version: number;
+  label: string;
+  description: string;
+  /** JSON array of field definitions, copied from the template. */
+  fields: string;
+  submit_in_zone: number;
+  task_id: number | null;
+  tracker_id: number | null;
+  created: number;
+  values_json: string | null;
+  submitted: number | null;
+  first_submitted: number | null;
+  submit_origin: string | null;
+  submit_lat: number | null;
+  submit_lng: number | null;
+  submit_address: string;
+}
+
+export interface Submission {
+  values: string;
+  time: number;
+  lat: number;
+  lng: number;
+  address: string;
+  trackerId: number | null;
+  origin: 'employee' | 'supervisor';
+}
+
+export const FORM_ORDER_KEYS = [
+  'task_id', 'created', 'submitted', 'task_address', 'submit_address', 'employee_full_name', 'vehicle_label', 'tracker_label',
+  'task_label', 'task_creation_date', 'task_from', 'task_to', 'task_arrival_date', 'task_completion_date', 'form_label', 'form_description',
+] as const;
+export type FormOrderKey = (typeof FORM_ORDER_KEYS)[number];
+
+export const FORM_TEXT_FILTERS = ['employee_full_name', 'form_description', 'form_label', 'submit_address', 'task_address', 'task_label', 'tracker_label', 'vehicle_label'] as const;
+export type FormTextFilter = (typeof FORM_TEXT_FILTERS)[number];
+
+export const FORM_PERIODS = ['submit_period', 'task_creation_period', 'task_from_period', 'task_to_period', 'task_arrival_period', 'task_completion_period'] as const;
+export type FormPeriod = (typeof FORM_PERIODS)[number];
+
+export interface FormListQuery {
+  userId: number;
+  templateId?: number;
+  taskIds?: number[];
+  orderBy: FormOrderKey;
+  ascending: boolean;
+  includeUnsubmitted: boolean;
+  text: Partial<Record<FormTextFilter, string>>;
+  taskId?: number;
+  periods: Partial<Record<FormPeriod, { from: number; to: number }>>;
+  offset?: number;
+  limit?: number;
+}
+
+/** A task/form/list item's facts: the form, its task, the tracker and the employee bound to it. */
+export interface FormListRow extends FormRow {
+  t_label: string;
+  t_from: number | null;
+  t_to: number | null;
+  t_creation: number;
+  t_arrival: number | null;
+  t_address: string;
+  t_status: string;
+  t_completion: number | null;
+  t_stay: number;
+  tr_id: number | null;
+  tr_label: string | null;
+  e_id: number | null;
+  e_first: string | null;
+  e_middle: string | null;
+  e_last: string | null;
+}
+
+/** The tracker of a listed form: the one that submitted it, else the task's. */
+const TRACKER = 'COALESCE(f.tracker_id, t.tracker_id)';
+const FULL_NAME = `(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.tracker_id = ${TRACKER} AND e.user_id = f.user_id)`;
+const TRACKER_LABEL = `(SELECT tr.label FROM trackers tr WHERE tr.id = ${TRACKER})`;
+
+/** Each order key and filter as SQL; `t`: it reads the task. Vehicles have no API yet: their label is null. */
+const COLUMNS: Record<FormOrderKey, { sql: string; text?: boolean; t?: boolean }> = {
+  task_id: { sql: 'f.task_id' },
+  created: { sql: 'f.created' },
+  submitted: { sql: 'f.submitted' },
+  task_address: { sql: 't.address', text: true, t: true },
+  submit_address: { sql: 'f.submit_address', text: true },
+  employee_full_name: { sql: FULL_NAME, text: true, t: true },
+  vehicle_label: { sql: 'NULL', text: true },
+  tracker_label: { sql: TRACKER_LABEL, text: true, t: true },
+  task_label: { sql: 't.label', text: true, t: true },
+  task_creation_date: { sql: 't.creation_date', t: true },
+  task_from: { sql: 't.from_time', t: true },
+  task_to: { sql: 't.to_time', t: true },
+  task_arrival_date: { sql: 't.arrival_date', t: true },
+  task_completion_date: { sql: 't.completion_date', t: true },
+  form_label: { sql: 'f.label', text: true },
+  form_description: { sql: 'f.description', text: true },
+};
+const PERIOD_COLUMNS: Record<FormPeriod, FormOrderKey> = {
+  submit_period: 'submitted',
+  task_creation_period: 'task_creation_date',
+  task_from_period: 'task_from',
+  task_to_period: 'task_to',
+  task_arrival_period: 'task_arrival_date',
+  task_completion_period: 'task_completion_date',
+};
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+export class FormStore {
+  private getStmt;
+  private byTaskStmt;
+  private insertStmt;
+  private deleteStmt;
+  private submitStmt;
+  private valuesStmt;
+  private pageStmt;
+  private queries = new Map<string, Statement>();
+
+  constructor(private db: DB) {
+    this.getStmt = db.prepare<[number, number], FormRow>('SELECT * FROM forms WHERE id = ? AND user_id = ?');
+    this.byTaskStmt = db.prepare<[number], FormRow>('SELECT * FROM forms WHERE task_id = ?');
+    this.insertStmt = db.prepare(`INSERT INTO forms (user_id, template_id, template_version, label, description, fields, submit_in_zone, task_id, tracker_id, created)
+      VALUES (@user_id, @template_id, @template_version, @label, @description, @fields, @submit_in_zone, @task_id, @tracker_id, @created)`);
+    this.deleteStmt = db.prepare('DELETE FROM forms WHERE id = ? AND user_id = ?');
+    this.submitStmt = db.prepare(`UPDATE forms SET values_json = @values, submitted = @time, first_submitted = COALESCE(first_submitted, @time),
+      submit_lat = @lat, submit_lng = @lng, submit_address = @address, tracker_id = COALESCE(@trackerId, tracker_id), submit_origin = @origin WHERE id = @id`);
+    this.valuesStmt = db.prepare('UPDATE forms SET values_json = ? WHERE id = ?');
+    this.pageStmt = db.prepare<[string], FormListRow>(`SELECT f.*, t.label AS t_label, t.from_time AS t_from, t.to_time AS t_to, t.creation_date AS t_creation,
+        t.arrival_date AS t_arrival, t.address AS t_address, t.status AS t_status, t.completion_date AS t_completion, t.stay_duration AS t_stay,
+        tr.id AS tr_id, tr.label AS tr_label, e.id AS e_id, e.first_name AS e_first, e.middle_name AS e_middle, e.last_name AS e_last
+      FROM (SELECT CAST(key AS INTEGER) AS ord, value AS id FROM json_each(?)) page
+      JOIN forms f ON f.id = page.id JOIN tasks t ON t.id = f.task_id
+      LEFT JOIN trackers tr ON tr.id = ${TRACKER} LEFT JOIN employees e ON e.tracker_id = ${TRACKER} AND e.user_id = f.user_id
+      ORDER BY page.ord`);
+  }
+
+  /** Labels of the owner's zones and places by id. */
+  geoLabels(userId: number, kind: 'zone' | 'place', ids: number[]): Map<number, string> {
+    if (!ids.length) return new Map();
+    const rows = this.query(geoLabelsSql(kind)).all(JSON.stringify(ids), userId) as Array<{ id: number; label: string }>;
+    return new Map(rows.map((r) => [r.id, r.label]));
+  }
+
+  get(userId: number, id: number): FormRow | undefined {
+    return this.getStmt.get(id, userId);
+  }
+  /** The form attached to a task (the caller owns the task). */
+  ofTask(taskId: number): FormRow | undefined {
+    return this.byTaskStmt.get(taskId);
+  }
+  /** A copy of the template; attached to `taskId` (null: a check-in's form). */
+  create(userId: number, template: FormTemplateRow, taskId: number | null, trackerId: number | null, now: number): number {
+    const r = this.insertStmt.run({
+      user_id: userId,
+      template_id: template.id,
+      template_version: template.version,
+      label: template.label,
+      description: template.description,
+      fields: template.fields,
+      submit_in_zone: template.submit_in_zone,
+      task_id: taskId,
+      tracker_id: trackerId,
+      created: now,
+    });
+    return Number(r.lastInsertRowid);
+  }
+  /** The form goes with its files (foreign key ON DELETE CASCADE). */
+  delete(userId: number, id: number): boolean {
+    return this.deleteStmt.run(id, userId).changes > 0;
+  }
+  submit(id: number, s: Submission): void {
+    this.submitStmt.run({ id, ...s });
+  }
+  /** A supervisor's correction: the values only (submission time and place stay). */
+  setValues(id: number, values: string): void {
+    this.valuesStmt.run(values, id);
+  }
+
+  /** task/form/list: the page (form ids in order, then their rows with one join each) and the total. */
+  list(q: FormListQuery): { rows: FormListRow[]; count: number } {
+    return this.db.transaction(() => {
+      const where: string[] = ['f.user_id = ?', 'f.task_id IS NOT NULL'];
+      const params: unknown[] = [q.userId];
+      let needsTask = false;
+      if (q.templateId !== undefined) {
+        where.push('f.template_id = ?');
+        params.push(q.templateId);
+      }
+      if (q.taskIds) {
+        where.push('f.task_id IN (SELECT value FROM json_each(?))');
+        params.push(JSON.stringify(q.taskIds));
+      }
+      if (q.taskId !== undefined) {
+        where.push('f.task_id = ?');
+        params.push(q.taskId);
+      }
+      if (!q.includeUnsubmitted) where.push('f.submitted IS NOT NULL');
+      for (const [k, v] of Object.entries(q.text) as Array<[FormTextFilter, string]>) {
+        const c = COLUMNS[k];
+        needsTask ||= !!c.t;
+        where.push(`${c.sql} LIKE ? ESCAPE '\\'`);
+        params.push(like(v));
+      }
+      for (const [k, p] of Object.entries(q.periods) as Array<[FormPeriod, { from: number; to: number }]>) {
+        const c = COLUMNS[PERIOD_COLUMNS[k]];
+        needsTask ||= !!c.t;
+        where.push(`${c.sql} BETWEEN ? AND ?`);
+        params.push(p.from, p.to);
+      }
+      const order = COLUMNS[q.orderBy];
+      const from = needsTask || order.t ? 'forms f CROSS JOIN tasks t ON t.id = f.task_id' : 'forms f';
+      const w = where.join(' AND ');
+      const count = this.query(`SELECT COUNT(*) FROM ${needsTask ? from : 'forms f'} WHERE ${w}`).pluck().get(...params) as number;
+      const dir = q.ascending ? 'ASC' : 'DESC';
+      const key = order.sql === 'NULL' ? '' : `${order.sql}${order.text ? ' COLLATE NOCASE' : ''} ${dir}, `;
+      const ids = this.query(`SELECT f.id FROM ${from} WHERE ${w} ORDER BY ${key}f.id ${dir} LIMIT ? OFFSET ?`)
+        .pluck()
+        .all(...params, q.limit ?? -1, q.offset ?? 0) as number[];
+      return { rows: ids.length ? this.pageStmt.all(JSON.stringify(ids)) : [], count };
+    })();
+  }
+
+  private query(sql: string): Statement {
+    let s = this.queries.get(sql);
+    if (!s) {
+      if (this.queries.size > 500) this.queries.clear();
+      this.queries.set(sql, (s = this.db.prepare(sql)));
+    }
+    return s;
+  }
+}
+
+/** Labels of the owner's zones or places by id (submit_places). */
+export function geoLabelsSql(kind: 'zone' | 'place'): string {
+  return `SELECT id, label FROM ${kind === 'zone' ? 'zones' : 'places'} WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ? ORDER BY id`;
+}
