@@ -48,6 +48,8 @@ export interface Config {
   telemetryThreads: number;
   /** CPU priority (nice, 0..19) the telemetry worker threads lower themselves to. */
   telemetryNice: number;
+  /** Uploaded files (docs/files.md): per-user storage, time to upload, sweep period. */
+  files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     geocoder: geocoderConfig(env),
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     telemetryNice: int(env, 'FSM_TELEMETRY_NICE', 10, 0, 19),
+    files: { quotaBytes: int(env, 'FSM_FILE_QUOTA_MB', 1024, 1, 10_000_000) * 1024 * 1024, uploadMinutes: int(env, 'FSM_FILE_UPLOAD_MINUTES', 60, 1, 10080), sweepSeconds: int(env, 'FSM_FILE_SWEEP_SECONDS', 300, 1, 86400) },
   };
   return deepFreeze(cfg);
 }

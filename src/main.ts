@@ -16,6 +16,8 @@ import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
+import { BlobStore } from './files/blobs.ts';
+import { FileSweeper } from './files/sweep.ts';
 import { readFileSync } from 'node:fs';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
@@ -74,6 +76,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
   telemetry.start();
   judge.start();
+  // Expired uploads, unused avatars and unreferenced blobs go (docs/files.md).
+  const fileSweeper = new FileSweeper({ store, blobs: new BlobStore(config.dataDir), now: Date.now }, config.files.sweepSeconds, (msg, data) => api.log.error(data ?? {}, msg));
+  fileSweeper.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -84,6 +89,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     async close() {
       await gateway.close();
       judge.stop();
+      await fileSweeper.stop();
       await telemetry.close();
       await api.close();
       await uploads.close();

@@ -46,7 +46,9 @@ const HTTP_STATUS = {
   263: 409,
   264: 429,
   265: 409,
+  267: 400,
   268: 403,
+  271: 413,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Every code with its HTTP status and description (OpenAPI, docs test). */

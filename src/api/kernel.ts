@@ -230,7 +230,8 @@ function sessionHash(request: FastifyRequest, raw: Record<string, unknown>): str
   return undefined;
 }
 
-function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Partial<CallContext<unknown>> {
+/** Exported for the routes outside the kernel (file downloads) that take a session too. */
+export function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Partial<CallContext<unknown>> {
   const access = call.access ?? 'session';
   if (access === 'public') return {};
   const hash = sessionHash(request, raw);

@@ -47,7 +47,9 @@ export const ERROR_DESCRIPTIONS = {
   263: 'No change needed, old and new values are the same',
   264: 'Timeout not reached',
   265: 'Already done',
+  267: 'Too many files',
   268: 'Over quota',
+  271: 'File too large',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof ERROR_DESCRIPTIONS;

@@ -23,6 +23,8 @@ import { FieldAppStore } from './field-app.ts';
 import { FormTemplateStore } from './form-templates.ts';
 import { FormStore } from './forms.ts';
 import { FileFactsStore } from './file-facts.ts';
+import { FileStore } from './files.ts';
+import { CheckinStore } from './checkins.ts';
 
 export interface Store {
   users: UserStore;
@@ -49,6 +51,8 @@ export interface Store {
   forms: FormStore;
   /** What forms need of the files table (src/store/file-facts.ts). */
   fileFacts: FileFactsStore;
+  files: FileStore;
+  checkins: CheckinStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -82,6 +86,8 @@ export function openStore(file: string): Store {
     formTemplates: new FormTemplateStore(db),
     forms: new FormStore(db),
     fileFacts: new FileFactsStore(db),
+    files: new FileStore(db),
+    checkins: new CheckinStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

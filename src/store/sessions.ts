@@ -74,6 +74,13 @@ export class SessionStore {
     return s;
   }
 
+  /** user/session/renew: the session's lifetime starts again now (the cached row too). */
+  renew(hash: string, now: number): void {
+    this.touchStmt.run(now, hash);
+    const s = this.cache.get(hash, () => this.getStmt.get(hash) ?? null);
+    if (s) s.last_used = now;
+  }
+
   activeCount(userId: number, type: SessionType, now: number, ttlMs: number): number {
     return this.countStmt.get(userId, type, now - ttlMs)!.n;
   }

@@ -1,0 +1,177 @@
+/**
+ * Check-ins (migration 018; spec: Check-in, Check-ins base path /checkin; docs/checkins.md): the
+ * rows the field app creates, and the checkin/list query with its condition and sort fields.
+ * A list reads ids in the sort order (from an index where one fits), cut by LIMIT/OFFSET, then the
+ * page's rows; the count is one COUNT over the same terms.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Condition, SortKey } from '../core/conditions.ts';
+import { EARTH_RADIUS_M } from '../core/geo.ts';
+import type { DB } from './db.ts';
+import { compileConditions, compileSort, JSON_LIST, type FieldMap } from './conditions.ts';
+
+export interface CheckinRow {
+  id: number;
+  user_id: number;
+  tracker_id: number;
+  employee_id: number | null;
+  marker_time: number;
+  lat: number;
+  lng: number;
+  address: string;
+  precision: number | null;
+  comment: string | null;
+  form_id: number | null;
+}
+
+export type NewCheckin = Omit<CheckinRow, 'id'>;
+
+export interface CheckinQuery {
+  userId: number;
+  trackers?: number[];
+  from?: number;
+  to?: number;
+  conditions?: Condition[];
+  timeZone: string;
+  location?: { lat: number; lng: number; radius: number };
+  sort?: SortKey[];
+  offset?: number;
+  limit?: number;
+}
+
+const FULL_NAME = "(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.id = c.employee_id)";
+const FORM_LABEL = '(SELECT f.label FROM forms f WHERE f.id = c.form_id)';
+
+/** Condition and sort fields of checkin/list (spec: Check-in condition fields, sort fields). */
+export const CHECKIN_FIELDS: FieldMap = {
+  employee: { sql: 'c.employee_id', kind: 'number', nullable: true, sortSql: `${FULL_NAME} COLLATE NOCASE` },
+  tracker_id: { sql: 'c.tracker_id', kind: 'number' },
+  marker_time: { sql: 'c.marker_time', kind: 'datetime' },
+  location: { sql: 'c.address', kind: 'string', sortSql: 'c.address COLLATE NOCASE' },
+  comment: { sql: 'c.comment', kind: 'string', nullable: true, sortSql: 'c.comment COLLATE NOCASE' },
+  form: { sql: '(SELECT f.template_id FROM forms f WHERE f.id = c.form_id)', kind: 'number', nullable: true, sortSql: `${FORM_LABEL} COLLATE NOCASE` },
+};
+
+export class CheckinStore {
+  private getStmt;
+  private insertStmt;
+  private ownedStmt;
+  private deleteStmt;
+  private checkinFormsStmt;
+  private deleteFormStmt;
+  private formLabelsStmt;
+  private queries = new Map<string, Statement>();
+  private listTx: (q: CheckinQuery) => { rows: CheckinRow[]; count: number };
+
+  constructor(private db: DB) {
+    this.getStmt = db.prepare<[number, number], CheckinRow>('SELECT * FROM checkins WHERE id = ? AND user_id = ?');
+    this.insertStmt = db.prepare(`INSERT INTO checkins (user_id, tracker_id, employee_id, marker_time, lat, lng, address, precision, comment, form_id)
+      VALUES (@user_id, @tracker_id, @employee_id, @marker_time, @lat, @lng, @address, @precision, @comment, @form_id)`);
+    this.ownedStmt = db.prepare<[number, string], { id: number }>(`SELECT id FROM checkins WHERE user_id = ? AND id IN ${JSON_LIST}`);
+    this.deleteStmt = db.prepare(`DELETE FROM checkins WHERE user_id = ? AND id IN ${JSON_LIST}`);
+    this.checkinFormsStmt = db.prepare<[number, string], { form_id: number }>(`SELECT c.form_id FROM checkins c JOIN forms f ON f.id = c.form_id AND f.task_id IS NULL WHERE c.user_id = ? AND c.id IN ${JSON_LIST}`);
+    this.deleteFormStmt = db.prepare('DELETE FROM forms WHERE id = ? AND task_id IS NULL');
+    this.formLabelsStmt = db.prepare<[string], { id: number; label: string }>(`SELECT id, label FROM forms WHERE id IN ${JSON_LIST}`);
+    this.listTx = db.transaction((q: CheckinQuery) => this.listNow(q));
+  }
+
+  get(userId: number, id: number): CheckinRow | undefined {
+    return this.getStmt.get(id, userId);
+  }
+
+  /** A check-in and, in the same transaction, whatever `bind` does (binding its files); rolled back when it throws. */
+  create(c: NewCheckin, bind: (id: number) => void = () => {}): number {
+    return this.db.transaction(() => {
+      const id = Number(this.insertStmt.run(c).lastInsertRowid);
+      bind(id);
+      return id;
+    })();
+  }
+
+  /** Ids among `ids` that are not the user's check-ins. */
+  missing(userId: number, ids: number[]): number[] {
+    const found = new Set(this.ownedStmt.all(userId, JSON.stringify(ids)).map((r) => r.id));
+    return [...new Set(ids)].filter((i) => !found.has(i));
+  }
+
+  /** Deletes the check-ins with their forms (a check-in's form lives only with it); their file rows go by cascade. */
+  delete(userId: number, ids: number[]): void {
+    const list = JSON.stringify(ids);
+    this.db.transaction(() => {
+      const forms = this.checkinFormsStmt.all(userId, list).map((r) => r.form_id);
+      this.deleteStmt.run(userId, list);
+      for (const f of forms) this.deleteFormStmt.run(f);
+    })();
+  }
+
+  formLabels(formIds: number[]): Map<number, string> {
+    if (!formIds.length) return new Map();
+    return new Map(this.formLabelsStmt.all(JSON.stringify(formIds)).map((r) => [r.id, r.label]));
+  }
+
+  list(q: CheckinQuery): { rows: CheckinRow[]; count: number } {
+    return this.listTx(q);
+  }
+
+  private listNow(q: CheckinQuery): { rows: CheckinRow[]; count: number } {
+    const where = ['c.user_id = ?'];
+    const params: unknown[] = [q.userId];
+    if (q.trackers) {
+      where.push(`c.tracker_id IN ${JSON_LIST}`);
+      params.push(JSON.stringify(q.trackers));
+    }
+    if (q.from !== undefined) {
+      where.push('c.marker_time >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('c.marker_time <= ?');
+      params.push(q.to);
+    }
+    const cond = compileConditions(q.conditions, { fields: CHECKIN_FIELDS, timeZone: q.timeZone });
+    if (cond.sql !== '1=1') {
+      where.push(`(${cond.sql})`);
+      params.push(...cond.params);
+    }
+    if (q.location) near(q.location, where, params);
+    const w = where.join(' AND ');
+    const count = this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w}`).pluck().get(...params) as number;
+    const orderBy = compileSort(q.sort, CHECKIN_FIELDS, 'c.id');
+    const offset = q.offset ?? 0;
+    const paged = q.limit !== undefined || offset > 0;
+    // Ids first, in the sort order, cut to the page; then the page's rows by id.
+    const sql = paged
+      ? `SELECT c.* FROM checkins c WHERE c.id IN (SELECT c.id FROM checkins c WHERE ${w} ORDER BY ${orderBy} LIMIT ? OFFSET ?) ORDER BY ${orderBy}`
+      : `SELECT c.* FROM checkins c WHERE ${w} ORDER BY ${orderBy}`;
+    const rows = this.query(sql).all(...params, ...(paged ? [q.limit ?? -1, offset] : [])) as CheckinRow[];
+    return { rows, count };
+  }
+
+  private query(sql: string): Statement {
+    let s = this.queries.get(sql);
+    if (!s) {
+      if (this.queries.size >= 200) this.queries.clear();
+      s = this.db.prepare(sql);
+      this.queries.set(sql, s);
+    }
+    return s;
+  }
+}
+
+/** Within the circle: a bounding box on lat/lng, then the exact distance (fsm_distance_m, registered by the task store). */
+function near(c: { lat: number; lng: number; radius: number }, where: string[], params: unknown[]): void {
+  const dLat = (c.radius / EARTH_RADIUS_M) * (180 / Math.PI);
+  const cos = Math.cos((c.lat * Math.PI) / 180);
+  const dLng = cos < 1e-9 ? 360 : dLat / cos;
+  where.push('c.lat BETWEEN ? AND ?');
+  params.push(c.lat - dLat, c.lat + dLat);
+  if (dLng < 180 && c.lat + dLat < 90 && c.lat - dLat > -90) {
+    const lo = c.lng - dLng;
+    const hi = c.lng + dLng;
+    if (lo < -180) where.push('(c.lng >= ? OR c.lng <= ?)'), params.push(lo + 360, hi);
+    else if (hi > 180) where.push('(c.lng >= ? OR c.lng <= ?)'), params.push(lo, hi - 360);
+    else where.push('c.lng BETWEEN ? AND ?'), params.push(lo, hi);
+  }
+  where.push('fsm_distance_m(c.lat, c.lng, ?, ?) <= ?');
+  params.push(c.lat, c.lng, c.radius);
+}
