@@ -11,6 +11,7 @@ import { taskChanges, type FeedPage } from '../fieldapp/feed.ts';
 import { beginLoginAttempt } from '../auth/attempts.ts';
 import { changeStatus, requireStatusFeature } from '../statuses/statuses.ts';
 import { taskViews } from '../tasks/view.ts';
+import { formView } from '../forms/view.ts';
 import type { ChatRow } from '../store/chat.ts';
 import type { TrackerRow } from '../store/trackers.ts';
 import { defineCall, type Services } from './kernel.ts';
@@ -26,7 +27,12 @@ const cursor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** One page of the task feed as app/task/list answers it (and app/task/watch pushes it). */
 export function pageView(services: Services, page: FeedPage, tz: string): Record<string, unknown> {
-  return { list: taskViews(services.store, page.tasks, tz), removed: page.removed, cursor: page.cursor, reset: page.reset, more: page.more };
+  const forms = services.store.forms;
+  const list = taskViews(services.store, page.tasks, tz).map((v, i) => {
+    const form = page.tasks[i].type === 'route' ? undefined : forms.ofTask(page.tasks[i].id);
+    return { ...v, form: form ? formView(form, tz) : null };
+  });
+  return { list, removed: page.removed, cursor: page.cursor, reset: page.reset, more: page.more };
 }
 
 // ---- the operator's calls (user sessions)

@@ -73,7 +73,7 @@ function bindingsOf(f: FileRow): Array<Record<string, unknown>> {
 }
 
 /** The answer of the create calls: where and how to send the bytes. */
-function createdAnswer(services: Services, request: FastifyRequest, tz: string, c: CreatedFile): Record<string, unknown> {
+export function createdAnswer(services: Services, request: FastifyRequest, tz: string, c: CreatedFile): Record<string, unknown> {
   return {
     file_id: c.row.id,
     url: `${baseUrl(services, request)}/v2/file/upload/${c.row.id}`,

@@ -408,7 +408,7 @@ describe('own status', () => {
     const t = phone();
     const token = await activated(t);
     const { l, a } = await listing(false);
-    await s.call('status/listing/tracker/assign', { hash: ann.hash, tracker_id: t, listing_id: l });
+    expect((await s.call('status/listing/tracker/assign', { hash: ann.hash, tracker_id: t, listing_id: l })).body).toEqual({ success: true });
     const before = count('status_changes');
     const r = await app('app/status/assign', token, { new_status_id: a });
     expect(r.status).toBe(403);
