@@ -127,6 +127,13 @@ const checkinCreate = defineCall({
     const at = when(services, params.time, user.time_zone);
     let formId: number | null = null;
     let made = false;
+    // The files are checked before the form is submitted: a submitted check-in form counts as used,
+    // so the check-in must not fail after it (createCheckin checks them again as it binds them).
+    const unbound = params.file_ids.filter((f) => {
+      const row = services.store.files.get(owner.id, f);
+      return !row || row.state !== 'uploaded' || row.checkin_id !== null || row.form_id !== null || row.avatar_of !== null;
+    });
+    if (unbound.length) throw invalidParams([{ parameter: 'file_ids', error: `not uploaded files of the user free to bind: ${unbound.join(', ')}` }]);
     if (params.form) {
       const f = params.form;
       if ((f.form_id === undefined) === (f.template_id === undefined)) throw invalidParams([{ parameter: 'form', error: 'give form_id or template_id' }]);
