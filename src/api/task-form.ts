@@ -112,11 +112,11 @@ const listParams = z.object({
   limit: z.number().int().min(0).max(1000).nullable().optional(),
 });
 
-/** One geofence index per store, cached here: the API thread's view of the telemetry core's index. */
+/** One index of zones and places per store, cached here (rebuilt when a zone or place changes). */
 const geoByStore = new WeakMap<Store, GeoAtPoint>();
 function geoAt(store: Store): GeoAtPoint {
   let g = geoByStore.get(store);
-  if (!g) geoByStore.set(store, (g = new GeoAtPoint(store.telemetry)));
+  if (!g) geoByStore.set(store, (g = new GeoAtPoint({ geoVersion: () => store.forms.areasVersion(), geoRows: () => store.forms.areaRows() })));
   return g;
 }
 
@@ -168,7 +168,7 @@ const list = defineCall({
 
 function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: string): Array<Record<string, unknown>> {
   const when = (ms: number | null) => (ms === null ? null : formatDateTime(ms, tz));
-  const hits = rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : geoAt(store).at(ownerId, r.submit_lat, r.submit_lng)));
+  const hits = geoAt(store).atAll(ownerId, rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : { lat: r.submit_lat, lng: r.submit_lng })));
   const zoneLabels = store.forms.geoLabels(ownerId, 'zone', [...new Set(hits.flatMap((h) => h?.zones ?? []))]);
   const placeLabels = store.forms.geoLabels(ownerId, 'place', [...new Set(hits.flatMap((h) => h?.places ?? []))]);
   return rows.map((r, i) => {

@@ -78,3 +78,8 @@ export function judgeTaskAgain(deps: Pick<FormDeps, 'store' | 'now'>, taskId: nu
   if (!t || t.status === 'unassigned') return [];
   return new TaskJudge(deps.store.telemetry, deps.store.trackers, deps.now).judge([t]);
 }
+
+/** A check-in's form (spec: "forms for check-ins are created only in the mobile app"): a template's copy bound to no task; 201 for a template not the owner's. */
+export function createCheckinForm(deps: FormDeps, userId: number, templateId: number, trackerId: number | null): number {
+  return deps.store.forms.create(userId, ownTemplate(deps, userId, templateId), null, trackerId, deps.now());
+}

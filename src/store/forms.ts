@@ -5,6 +5,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
+import type { GeoSnapshot } from './geo.ts';
+import { ftsExpr, ftsPhrase, ID_MASK, ownerRange } from './tasks.ts';
 
 export interface FormRow {
   id: number;
@@ -116,6 +118,12 @@ const PERIOD_COLUMNS: Record<FormPeriod, FormOrderKey> = {
   task_completion_period: 'task_completion_date',
 };
 
+/** Task order keys with an index over (user_id, key) for tasks (migration 006), as that index spells them. */
+const TASK_ORDERED: Partial<Record<FormOrderKey, string>> = { task_label: 't.label COLLATE NOCASE', task_from: 't.from_time' };
+
+/** Task text filters the task text index answers, and its column. */
+const TASK_TEXT: Partial<Record<FormTextFilter, 'label' | 'address'>> = { task_label: 'label', task_address: 'address' };
+
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 export class FormStore {
@@ -127,8 +135,12 @@ export class FormStore {
   private valuesStmt;
   private pageStmt;
   private queries = new Map<string, Statement>();
+  private areasVersionStmt;
+  private taskCountStmt;
 
   constructor(private db: DB) {
+    this.areasVersionStmt = db.prepare("SELECT value FROM versions WHERE name = 'geo_areas'").pluck();
+    this.taskCountStmt = db.prepare<[number], number>("SELECT COUNT(*) FROM tasks WHERE user_id = ? AND type <> 'route'").pluck();
     this.getStmt = db.prepare<[number, number], FormRow>('SELECT * FROM forms WHERE id = ? AND user_id = ?');
     this.byTaskStmt = db.prepare<[number], FormRow>('SELECT * FROM forms WHERE task_id = ?');
     this.insertStmt = db.prepare(`INSERT INTO forms (user_id, template_id, template_version, label, description, fields, submit_in_zone, task_id, tracker_id, created)
@@ -144,6 +156,21 @@ export class FormStore {
       JOIN forms f ON f.id = page.id JOIN tasks t ON t.id = f.task_id
       LEFT JOIN trackers tr ON tr.id = ${TRACKER} LEFT JOIN employees e ON e.tracker_id = ${TRACKER} AND e.user_id = f.user_id
       ORDER BY page.ord`);
+  }
+
+  /** The version of zones and places alone (migration 019). */
+  areasVersion(): number {
+    return this.areasVersionStmt.get() as number;
+  }
+  /** The geofence rows of zones and places (no task zones), with their version, read together. */
+  areaRows(): GeoSnapshot {
+    return this.db.transaction(() => ({
+      version: this.areasVersion(),
+      zones: this.db.prepare('SELECT id, user_id, type, radius, center_lat, center_lng FROM zones ORDER BY id').all() as GeoSnapshot['zones'],
+      zonePoints: this.db.prepare('SELECT zone_id, ordinal, lat, lng FROM zone_points ORDER BY zone_id, ordinal').all() as GeoSnapshot['zonePoints'],
+      places: this.db.prepare('SELECT id, user_id, lat, lng, radius FROM places ORDER BY id').all() as GeoSnapshot['places'],
+      tasks: [],
+    }))();
   }
 
   /** Labels of the owner's zones and places by id. */
@@ -208,6 +235,14 @@ export class FormStore {
       }
       if (!q.includeUnsubmitted) where.push('f.submitted IS NOT NULL');
       for (const [k, v] of Object.entries(q.text) as Array<[FormTextFilter, string]>) {
+        const phrase = TASK_TEXT[k] && ftsPhrase(v);
+        if (phrase) {
+          // The task text index (migration 010) finds exactly the tasks LIKE would, without reading each task.
+          const [lo, hi] = ownerRange(q.userId * 2);
+          where.push(`f.task_id IN (SELECT rowid & ${ID_MASK} FROM tasks_fts WHERE tasks_fts MATCH ? AND rowid BETWEEN ? AND ?)`);
+          params.push(ftsExpr([TASK_TEXT[k]!], phrase), lo, hi);
+          continue;
+        }
         const c = COLUMNS[k];
         needsTask ||= !!c.t;
         where.push(`${c.sql} LIKE ? ESCAPE '\\'`);
@@ -220,14 +255,30 @@ export class FormStore {
         params.push(p.from, p.to);
       }
       const order = COLUMNS[q.orderBy];
-      const from = needsTask || order.t ? 'forms f CROSS JOIN tasks t ON t.id = f.task_id' : 'forms f';
+      let from = needsTask || order.t ? 'forms f CROSS JOIN tasks t ON t.id = f.task_id' : 'forms f';
       const w = where.join(' AND ');
       const count = this.query(`SELECT COUNT(*) FROM ${needsTask ? from : 'forms f'} WHERE ${w}`).pluck().get(...params) as number;
       const dir = q.ascending ? 'ASC' : 'DESC';
-      const key = order.sql === 'NULL' ? '' : `${order.sql}${order.text ? ' COLLATE NOCASE' : ''} ${dir}, `;
-      const ids = this.query(`SELECT f.id FROM ${from} WHERE ${w} ORDER BY ${key}f.id ${dir} LIMIT ? OFFSET ?`)
+      let key = order.sql === 'NULL' ? '' : `${order.sql}${order.text ? ' COLLATE NOCASE' : ''} ${dir}, `;
+      // Ties by task id under a task order in either plan below (a task has at most one form), so pages agree.
+      let tail = TASK_ORDERED[q.orderBy] ? `t.id ${dir}` : `f.id ${dir}`;
+      const offset = q.offset ?? 0;
+      const limit = q.limit ?? -1;
+      // Ordered by a task column the tasks index keeps in order (label, from): walking that index and
+      // probing each task's form beats sorting every match, when matches are dense enough that the
+      // page is reached after few tasks (expected tasks read: page end × tasks / matches).
+      if (TASK_ORDERED[q.orderBy] && !q.taskIds && count > 0 && limit >= 0) {
+        const tasks = this.taskCountStmt.get(q.userId) as number;
+        if (((offset + limit) * tasks) / count < count) {
+          from = 'tasks t CROSS JOIN forms f ON f.task_id = t.id';
+          where.push('t.user_id = ?', "t.type <> 'route'");
+          params.push(q.userId);
+          key = `${TASK_ORDERED[q.orderBy]} ${dir}, `;
+        }
+      }
+      const ids = this.query(`SELECT f.id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${key}${tail} LIMIT ? OFFSET ?`)
         .pluck()
-        .all(...params, q.limit ?? -1, q.offset ?? 0) as number[];
+        .all(...params, limit, offset) as number[];
       return { rows: ids.length ? this.pageStmt.all(JSON.stringify(ids)) : [], count };
     })();
   }

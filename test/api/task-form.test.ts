@@ -388,6 +388,27 @@ describe('task/form/list', () => {
     expect(bobs.body).toEqual({ success: true, list: [], count: 0 });
   });
 
+  it('ordered by task label or from: paging walks the tasks index when matches are dense, with the same order as a full sort (ties by task id)', async () => {
+    const carol = await s.user('carol@example.com', { timeZone: 'Europe/Vilnius' });
+    const ctpl = (await s.call('form/template/create', { hash: carol.hash, template: { label: 'C', fields } })).body.id;
+    const mine: number[] = [];
+    for (const [label, day] of [['Same', 3], ['same', 1], ['Apple', 2], ['Zulu', 1], ['Same', 2]] as const) {
+      mine.push(await newTask({ label, form_template_id: ctpl, from: `2030-03-0${day} 09:00:00`, to: `2030-03-0${day} 12:00:00` }, { create_form: true }, carol.hash));
+    }
+    const page = async (p: Record<string, unknown>) =>
+      idsOf(await s.call('task/form/list', { hash: carol.hash, form_template_id: ctpl, include_unsubmitted: true, ...p }));
+    for (const order_by of ['task_label', 'task_from']) {
+      for (const ascending of [true, false]) {
+        const full = await page({ order_by, ascending }); // one sort over all matches
+        const paged: number[] = [];
+        for (let offset = 0; offset < 5; offset++) paged.push(...(await page({ order_by, ascending, offset, limit: 1 }))); // the index walk
+        expect(paged, `${order_by} ${ascending}`).toEqual(full);
+        expect(new Set(full)).toEqual(new Set(mine));
+      }
+    }
+    expect(await page({ order_by: 'task_label', ascending: true })).toEqual([mine[2], mine[0], mine[1], mine[4], mine[3]]);
+  });
+
   it('7 naming the parameter; 204 for an unknown or another user\'s template', async () => {
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ form_template_id: null }, 'form_template_id'],

@@ -164,3 +164,15 @@ describe('task outcome with a form', () => {
     expect(task(t.taskId)).toMatchObject({ status: 'done', completion_date: min(10) });
   });
 });
+
+describe('a check-in form (no task)', () => {
+  it('is created from a template, submitted without any task rule, and read back', async () => {
+    const { createCheckinForm } = await import('../../src/forms/task-forms.ts');
+    const trackerId = store.trackers.add({ userId, deviceId: 'form-checkin', protocol: 'teltonika', label: 'Phone', tariffId: 1, now: T0 });
+    const formId = createCheckinForm({ store, geocoder, now: () => T0 }, userId, templateId, trackerId);
+    const r = await submit(formId, min(5));
+    expect(r.changes).toEqual([]);
+    expect(store.forms.get(userId, formId)).toMatchObject({ task_id: null, tracker_id: trackerId, submitted: min(5), submit_origin: 'employee' });
+    expect(() => createCheckinForm({ store, geocoder, now: () => T0 }, userId, 999_999, trackerId)).toThrow('Not found in the database: form template 999999');
+  });
+});

@@ -2,7 +2,8 @@
  * Zones and places at a point, for API answers (task/form/list's submit_places; check-ins' nearby
  * entities): the geofence index of the telemetry core, kept by the caller as a cache and rebuilt when
  * the `geo` version moves, so a lookup is a tree search and an exact test of the few box hits, never
- * a scan of the owner's zones and places.
+ * a scan of the owner's zones and places. The source may leave task zones out (they are never asked
+ * for here) and count its own version (task/form/list's: zones and places only, migration 019).
  */
 import type { GeoSnapshot } from '../../store/geo.ts';
 import { GeoIndex } from './index.ts';
@@ -17,15 +18,16 @@ export class GeoAtPoint {
 
   constructor(private source: GeoSource) {}
 
+  /** The owner's zones and places containing each point (ids ascending); the version is checked once. */
+  atAll(ownerId: number, points: ReadonlyArray<{ lat: number; lng: number } | null>): Array<{ zones: number[]; places: number[] } | null> {
+    if (!points.some((p) => p)) return points.map(() => null);
+    const index = this.index();
+    return points.map((p) => p && hitsAt(index, ownerId, p.lat, p.lng));
+  }
+
   /** The owner's zones and places containing the point (ids ascending). */
   at(ownerId: number, lat: number, lng: number): { zones: number[]; places: number[] } {
-    const zones: number[] = [];
-    const places: number[] = [];
-    for (const hit of this.index().query([ownerId], lat, lng)) {
-      if (hit.kind === 'zone') zones.push(hit.id);
-      else if (hit.kind === 'place') places.push(hit.id);
-    }
-    return { zones: zones.sort((a, b) => a - b), places: places.sort((a, b) => a - b) };
+    return hitsAt(this.index(), ownerId, lat, lng);
   }
 
   private index(): GeoIndex {
@@ -36,4 +38,14 @@ export class GeoAtPoint {
     }
     return this.cached.index;
   }
+}
+
+function hitsAt(index: GeoIndex, ownerId: number, lat: number, lng: number): { zones: number[]; places: number[] } {
+  const zones: number[] = [];
+  const places: number[] = [];
+  for (const hit of index.query([ownerId], lat, lng)) {
+    if (hit.kind === 'zone') zones.push(hit.id);
+    else if (hit.kind === 'place') places.push(hit.id);
+  }
+  return { zones: zones.sort((a, b) => a - b), places: places.sort((a, b) => a - b) };
 }

@@ -1,0 +1,118 @@
+/**
+ * bench/forms (issue 11): task/form/list over 100,000 task forms (10 templates, 80% submitted, with
+ * employees, trackers, 2,000 places and 200 zones for submit_places), over real HTTP, one request at
+ * a time; prints p50/p99 per query shape. Target: p99 under 20 ms.
+ *   node --import tsx bench/forms.ts [--forms 100000] [--runs 200]
+ * The machine is shared: the load average is printed before and after (docs/forms.md).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createUser } from '../src/accounts/accounts.ts';
+import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { start } from '../src/main.ts';
+import { openStore } from '../src/store/index.ts';
+import type { TaskDraft } from '../src/store/tasks.ts';
+
+const { values } = parseArgs({ options: { forms: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' } } });
+const N_FORMS = Number(values.forms);
+const RUNS = Number(values.runs);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-forms-'));
+const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
+const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports });
+const store = openStore(config.dbFile);
+const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
+const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
+
+let seed = 42;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const words = ['north', 'south', 'depot', 'store', 'office', 'clinic', 'school', 'bakery', 'garage', 'hotel'];
+const word = () => words[Math.floor(rnd() * words.length)];
+const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
+
+console.log(`filling ${N_FORMS} task forms ...`);
+const fillStart = performance.now();
+const fields = JSON.stringify([
+  { id: 'note', label: 'Note', description: '', required: true, type: 'text', min_length: 1, max_length: 200 },
+  { id: 'stars', label: 'Stars', description: '', required: false, type: 'rating', max_stars: 5 },
+]);
+const base = Date.UTC(2026, 0, 1);
+store.transaction(() => {
+  const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: base }));
+  for (const [i, t] of trackers.entries()) store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: `Driver ${i}`, email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, hardware_key: '', department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
+  const templates = Array.from({ length: 10 }, (_, i) => store.formTemplates.create(userId, { label: `Template ${i}`, description: '', fields, submit_in_zone: false }, base));
+  const templateRows = templates.map((id) => store.formTemplates.get(userId, id)!);
+  for (let i = 0; i < 2000; i++) store.places.insert(userId, { label: `${word()} place ${i}`, description: '', lat: 47 + rnd() * 8, lng: 6 + rnd() * 9, address: '', radius: 2000, external_id: null });
+  store.zones.createMany(userId, Array.from({ length: 200 }, (_, i) => ({ zone: { type: 'circle' as const, label: `${word()} zone ${i}`, address: '', color: '27A9E3', radius: 20_000, center: { lat: 47 + rnd() * 8, lng: 6 + rnd() * 9 } } })));
+  for (let i = 0; i < N_FORMS; i++) {
+    const from = base + Math.floor(rnd() * 365 * 86_400_000);
+    const lat = 47 + rnd() * 8;
+    const lng = 6 + rnd() * 9;
+    const draft: TaskDraft = { label: `${word()} ${word()} ${i}`, description: '', lat, lng, address: `${word()} street ${i % 500}`, radius: 100, from_time: from, to_time: from + 3_600_000, external_id: null, max_delay: 0, min_stay_duration: 0, form_template_id: null };
+    const tracker = trackers[i % trackers.length];
+    const taskId = store.tasks.create(userId, { type: 'task', draft, trackerId: tracker, status: 'assigned', origin: 'manual', now: base });
+    const formId = store.forms.create(userId, templateRows[i % templateRows.length], taskId, tracker, base);
+    if (rnd() < 0.8) {
+      const at = from + Math.floor(rnd() * 3_600_000);
+      store.forms.submit(formId, { values: JSON.stringify({ note: { type: 'text', value: 'ok' } }), time: at, lat, lng, address: `${word()} avenue ${i % 300}`, trackerId: tracker, origin: 'employee' });
+    }
+  }
+});
+store.analyze();
+console.log(`filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
+const templateId = 1;
+const someTasks = Array.from({ length: 500 }, (_, i) => 1 + i * 97);
+store.close();
+const running = await start(config, { logger: false, print: () => {} });
+await running.telemetry.idle();
+
+const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
+const hash = login.hash as string;
+
+const t = { form_template_id: templateId, ascending: false, include_unsubmitted: false, limit: 50 };
+const shapes: Array<[string, Record<string, unknown>]> = [
+  ['template, default order (submitted desc)', t],
+  ['template, unsubmitted too, submitted asc', { ...t, include_unsubmitted: true, ascending: true }],
+  ['template, order task_label', { ...t, order_by: 'task_label' }],
+  ['template, order employee_full_name', { ...t, order_by: 'employee_full_name' }],
+  ['template, order task_from', { ...t, order_by: 'task_from' }],
+  ['template, filter task_label', { ...t, filters: { task_label: 'depot' } }],
+  ['template, submit_period one week', { ...t, submit_period: { from: '2026-06-01 00:00:00', to: '2026-06-08 00:00:00' } }],
+  ['template, deep page (offset 5000)', { ...t, offset: 5000 }],
+  ['task_ids (500)', { task_ids: someTasks, ascending: true, include_unsubmitted: true, limit: 50 }],
+  ['task_ids (500), order task_label', { task_ids: someTasks, ascending: true, include_unsubmitted: true, order_by: 'task_label', limit: 50 }],
+];
+
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const call = async (name: string, body: string) => {
+  const res = await fetch(`${running.apiUrl}/v2/fsm/task/form/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const json = await res.json();
+  if (!json.success) throw new Error(`${name}: ${JSON.stringify(json)}`);
+  return json as { count: number; list: Array<{ submit_places: { places: unknown[]; zones: unknown[] } | null }> };
+};
+for (let i = 0; i < 10; i++) for (const [name, params] of shapes) await call(name, JSON.stringify({ hash, ...params }));
+let worst = 0;
+for (const [name, params] of shapes) {
+  const body = JSON.stringify({ hash, ...params });
+  const times: number[] = [];
+  let count = 0;
+  let hits = 0;
+  for (let i = 0; i < RUNS + 10; i++) {
+    const t0 = performance.now();
+    const json = await call(name, body);
+    const ms = performance.now() - t0;
+    count = json.count;
+    hits = json.list.reduce((n, it) => n + (it.submit_places ? it.submit_places.places.length + it.submit_places.zones.length : 0), 0);
+    if (i >= 10) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  const p99 = pct(times, 99);
+  worst = Math.max(worst, p99);
+  console.log(`${name.padEnd(42)} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms  p99 ${p99.toFixed(2).padStart(6)} ms  (count ${count}, places+zones on the page ${hits})`);
+}
+console.log(`worst p99 ${worst.toFixed(2)} ms (target < 20 ms); load average ${load()}`);
+await running.close();
+rmSync(dataDir, { recursive: true, force: true });
