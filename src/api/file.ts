@@ -72,7 +72,7 @@ function bindingsOf(f: FileRow): Array<Record<string, unknown>> {
   return [];
 }
 
-/** The answer of the create calls: where and how to send the bytes. */
+/** The answer of the create calls: where and how to send the bytes (the field app's create calls answer it too). */
 export function createdAnswer(services: Services, request: FastifyRequest, tz: string, c: CreatedFile): Record<string, unknown> {
   return {
     file_id: c.row.id,

@@ -52,6 +52,12 @@ export const CHECKIN_FIELDS: FieldMap = {
   form: { sql: '(SELECT f.template_id FROM forms f WHERE f.id = c.form_id)', kind: 'number', nullable: true, sortSql: `${FORM_LABEL} COLLATE NOCASE` },
 };
 
+/** Sort fields whose value is a name looked up by a key column (employee, form): paged by groups. */
+const GROUP_SORTS = {
+  employee: { column: 'employee_id', names: `SELECT e.id, TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) AS name FROM employees e WHERE e.id IN ${JSON_LIST}` },
+  form: { column: 'form_id', names: `SELECT f.id, f.label AS name FROM forms f WHERE f.id IN ${JSON_LIST}` },
+} as const;
+
 export class CheckinStore {
   private getStmt;
   private insertStmt;
@@ -135,7 +141,16 @@ export class CheckinStore {
     }
     if (q.location) near(q.location, where, params);
     const w = where.join(' AND ');
-    const count = this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w}`).pluck().get(...params) as number;
+    // Only the user and trackers: the per-tracker counts answer (checkin_counts, kept by triggers).
+    const counted = where.length === (q.trackers ? 2 : 1);
+    const count = counted
+      ? (this.query(`SELECT COALESCE(SUM(n), 0) FROM checkin_counts WHERE user_id = ?${q.trackers ? ` AND tracker_id IN ${JSON_LIST}` : ''}`).pluck().get(...params) as number)
+      : (this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w}`).pluck().get(...params) as number);
+    const first = q.sort?.[0];
+    if (first && Object.hasOwn(GROUP_SORTS, first.field) && q.limit !== undefined) {
+      compileSort(q.sort, CHECKIN_FIELDS, 'c.id'); // the same checks (7 naming sort.<i>)
+      return { rows: this.groupPage(q, first as SortKey & { field: keyof typeof GROUP_SORTS }, w, params), count };
+    }
     const orderBy = compileSort(q.sort, CHECKIN_FIELDS, 'c.id');
     const offset = q.offset ?? 0;
     const paged = q.limit !== undefined || offset > 0;
@@ -145,6 +160,54 @@ export class CheckinStore {
       : `SELECT c.* FROM checkins c WHERE ${w} ORDER BY ${orderBy}`;
     const rows = this.query(sql).all(...params, ...(paged ? [q.limit ?? -1, offset] : [])) as CheckinRow[];
     return { rows, count };
+  }
+
+  /**
+   * A page sorted first by employee (full name) or form (label): rows of one employee or form are
+   * neighbours in that order, so the matching rows are counted per key (one pass over an index),
+   * the keys put in name order here, and only the groups the page touches are read, each in the
+   * remaining sort order. The same rows as ORDER BY the name subquery, without evaluating it per row.
+   */
+  private groupPage(q: CheckinQuery, first: SortKey & { field: keyof typeof GROUP_SORTS }, w: string, params: unknown[]): CheckinRow[] {
+    const g = GROUP_SORTS[first.field];
+    const groups = this.query(`SELECT c.${g.column} AS k, COUNT(*) AS n FROM checkins c WHERE ${w} GROUP BY c.${g.column}`).all(...params) as Array<{ k: number | null; n: number }>;
+    const ids = groups.map((x) => x.k).filter((k): k is number => k !== null);
+    const names = new Map((ids.length ? (this.query(g.names).all(JSON.stringify(ids)) as Array<{ id: number; name: string | null }>) : []).map((r) => [r.id, r.name]));
+    // SQLite's order: NULL first ascending; text as NOCASE compares it (ASCII folded, then UTF-8 bytes).
+    const keyed = groups.map((x) => {
+      const name = x.k === null ? null : (names.get(x.k) ?? null);
+      return { ...x, sortKey: name === null ? null : Buffer.from(name.replace(/[A-Z]+/g, (m) => m.toLowerCase()), 'utf8') };
+    });
+    const cmp = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? (a === b ? 0 : a === null ? -1 : 1) : Buffer.compare(a, b));
+    keyed.sort((a, b) => cmp(a.sortKey, b.sortKey));
+    if (first.descending) keyed.reverse();
+    // Equal names: rows of both keys interleave by the remaining keys; such runs are read together.
+    const runs: Array<{ keys: Array<number | null>; n: number }> = [];
+    keyed.forEach((x, i) => {
+      if (i > 0 && cmp(keyed[i - 1].sortKey, x.sortKey) === 0) {
+        runs[runs.length - 1].keys.push(x.k);
+        runs[runs.length - 1].n += x.n;
+      } else runs.push({ keys: [x.k], n: x.n });
+    });
+    const rest = compileSort(q.sort!.slice(1), CHECKIN_FIELDS, 'c.id');
+    let skip = q.offset ?? 0;
+    let want = q.limit!;
+    const out: CheckinRow[] = [];
+    for (const run of runs) {
+      if (want <= 0) break;
+      if (skip >= run.n) {
+        skip -= run.n;
+        continue;
+      }
+      const nonNull = run.keys.filter((k) => k !== null);
+      const terms = [...(nonNull.length ? [`c.${g.column} IN ${JSON_LIST}`] : []), ...(run.keys.includes(null) ? [`c.${g.column} IS NULL`] : [])];
+      const sql = `SELECT c.* FROM checkins c WHERE ${w} AND (${terms.join(' OR ')}) ORDER BY ${rest} LIMIT ? OFFSET ?`;
+      const rows = this.query(sql).all(...params, ...(nonNull.length ? [JSON.stringify(nonNull)] : []), want, skip) as CheckinRow[];
+      out.push(...rows);
+      want -= rows.length;
+      skip = 0;
+    }
+    return out;
   }
 
   private query(sql: string): Statement {

@@ -146,6 +146,21 @@ describe('checkin/list', () => {
     expect(await listed({ sort: ['form=desc'] })).toEqual([ids.a, ids.b, ids.c]);
   });
 
+  it('pages sorted by employee or form (read by groups) equal the same slices of the whole sorted list', async () => {
+    const form2 = addForm(s, ann.id, { label: 'audit' });
+    const more = [];
+    for (let i = 0; i < 7; i++) more.push(await createCheckin(deps, { trackerId: i % 2 ? t1 : t2, time: at(`2026-03-0${1 + (i % 3)} 09:00:00`), location: { lat: 10, lng: 10 }, comment: i % 3 ? `c${i % 2}` : null, fileIds: [], formId: i === 3 ? form2 : null }));
+    const e2 = await s.call('employee/create', { hash: ann.hash, employee: { first_name: 'adam', last_name: 'zed', tracker_id: t2 }, force_reassign: true });
+    more.push(await createCheckin(deps, { trackerId: t2, location: { lat: 10, lng: 10 }, fileIds: [], formId: addForm(s, ann.id, { label: 'AUDIT' }) }));
+    expect(e2.body.success).toBe(true);
+    for (const sort of [['employee=asc'], ['employee=desc'], ['form=asc'], ['form=desc'], ['employee=asc', 'marker_time=desc'], ['form=desc', 'comment=asc', 'tracker_id=desc']]) {
+      const all = await listed({ sort });
+      for (const [offset, limit] of [[0, 3], [2, 4], [5, 100], [9, 2], [0, 0]]) expect(await listed({ sort, offset, limit }), `${sort} ${offset} ${limit}`).toEqual(all.slice(offset, offset + limit));
+    }
+    await s.call('checkin/delete', { hash: ann.hash, checkin_ids: more });
+    await s.call('employee/delete', { hash: ann.hash, employee_id: e2.body.id });
+  });
+
   it('the location radius and the nearby places and zones (from the geofence index)', async () => {
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 20_000 } })).toEqual([ids.a, ids.b]);
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 10 } })).toEqual([ids.a]);

@@ -156,6 +156,10 @@ describe('the upload', () => {
     expect(bobGet.status).toBe(404);
     expect(await bobGet.json()).toEqual(fail(201));
     expect((await (await fetch(r.body.value.download_url)).json()).status.code).toBe(4);
+    // A sub-user of the owner reads the master's files; the same routes under the other mounts.
+    const sub = await s.user(`sub-${a.file_id}@example.com`, { parent: 'ann@example.com', rights: [] });
+    expect(await (await fetch(`${s.url}/api-v2/file/download/${a.file_id}?hash=${sub.hash}`)).text()).toBe('hello, files');
+    expect(await (await fetch(`${s.url}/v2/fsm/file/download/${a.file_id}/?hash=${sub.hash}`)).text()).toBe('hello, files');
     expect((await s.call('file/read', { hash: bob.hash, file_id: a.file_id })).body).toEqual(fail(201));
     // The token is spent: a second upload is refused and changes nothing.
     const again = await upload(a.url, a.fields, 'other bytes');

@@ -59,7 +59,8 @@ describe('the file sweep', () => {
     writeFileSync(tmp, 'half');
     utimesSync(tmp, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
     const r = await sweepFiles(deps, 0);
-    expect(r).toMatchObject({ blobs: 1, temps: 1 });
+    // The server's own sweep (every second here) may have taken the stale temporary file first.
+    expect(r.blobs).toBe(1);
     expect(blobsOnDisk(s.dataDir)).toHaveLength(before.length - 1);
     expect(tempsOnDisk(s.dataDir)).toEqual([]);
     const key = s.sql.prepare('SELECT storage_key FROM files WHERE id = ?').pluck().get(stays) as string;
