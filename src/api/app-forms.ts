@@ -11,7 +11,7 @@ import { parseDateTime } from '../core/time.ts';
 import { createCheckin, MAX_CHECKIN_FILES, MAX_COMMENT } from '../checkins/checkins.ts';
 import { createCheckinFile, createFormFile, MAX_NAME } from '../files/files.ts';
 import { submitForm } from '../forms/submit.ts';
-import { ownTemplate } from '../forms/task-forms.ts';
+import { createCheckinForm } from '../forms/task-forms.ts';
 import { formView } from '../forms/view.ts';
 import type { FormRow } from '../store/forms.ts';
 import type { TrackerRow } from '../store/trackers.ts';
@@ -82,8 +82,7 @@ const checkinFormCreate = defineCall({
   access: 'device',
   params: z.object({ template_id: id }),
   handler({ services, device, owner, user, params }) {
-    const template = ownTemplate(formDeps(services), owner.id, params.template_id);
-    const formId = services.store.forms.create(owner.id, template, null, device.tracker.id, services.now());
+    const formId = createCheckinForm(formDeps(services), owner.id, params.template_id, device.tracker.id);
     return { value: formView(services.store.forms.get(owner.id, formId)!, user.time_zone) };
   },
 });
@@ -144,7 +143,7 @@ const checkinCreate = defineCall({
         if (form.submitted !== null) throw new DomainError(247, {}, `Entity already exists: form ${form.id} belongs to a check-in`);
         formId = form.id;
       } else {
-        formId = services.store.forms.create(owner.id, ownTemplate(deps, owner.id, f.template_id!), null, t.id, services.now());
+        formId = createCheckinForm(deps, owner.id, f.template_id!, t.id);
         made = true;
       }
     }
