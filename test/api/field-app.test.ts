@@ -471,3 +471,16 @@ describe('activation attempts are limited per address', () => {
     }
   });
 });
+
+describe('the feed carries real changes only', () => {
+  it('an update that changes nothing writes no feed row', async () => {
+    const t = phone();
+    const token = await activated(t);
+    const id = await task(t);
+    const cursor = (await app('app/task/list', token)).body.cursor;
+    s.sql.prepare('UPDATE tasks SET label = label, status = status WHERE id = ?').run(id);
+    expect((await app('app/task/list', token, { cursor })).body).toMatchObject({ list: [], removed: [] });
+    s.sql.prepare("UPDATE tasks SET description = 'changed' WHERE id = ?").run(id);
+    expect((await app('app/task/list', token, { cursor })).body.list).toEqual([expect.objectContaining({ id, description: 'changed' })]);
+  });
+});

@@ -43,7 +43,17 @@ INSERT INTO versions (name, value) VALUES ('app_task_feed_pruned', 0);
 CREATE TRIGGER app_feed_task_ins AFTER INSERT ON tasks WHEN NEW.tracker_id IS NOT NULL BEGIN
   INSERT INTO app_task_feed (tracker_id, task_id, at) VALUES (NEW.tracker_id, NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
 END;
-CREATE TRIGGER app_feed_task_upd_old AFTER UPDATE ON tasks WHEN OLD.tracker_id IS NOT NULL BEGIN
+-- An update that changes nothing the app shows (the telemetry core rewrites a judged task's row
+-- as it stands) writes no row: the feed carries real changes only.
+CREATE TRIGGER app_feed_task_upd_old AFTER UPDATE ON tasks WHEN OLD.tracker_id IS NOT NULL AND (
+  OLD.tracker_id IS NOT NEW.tracker_id OR OLD.label IS NOT NEW.label OR OLD.description IS NOT NEW.description
+  OR OLD.lat IS NOT NEW.lat OR OLD.lng IS NOT NEW.lng OR OLD.address IS NOT NEW.address OR OLD.radius IS NOT NEW.radius
+  OR OLD.from_time IS NOT NEW.from_time OR OLD.to_time IS NOT NEW.to_time OR OLD.external_id IS NOT NEW.external_id
+  OR OLD.status IS NOT NEW.status OR OLD.status_change_date IS NOT NEW.status_change_date OR OLD.max_delay IS NOT NEW.max_delay
+  OR OLD.min_stay_duration IS NOT NEW.min_stay_duration OR OLD.arrival_date IS NOT NEW.arrival_date
+  OR OLD.stay_duration IS NOT NEW.stay_duration OR OLD.completion_date IS NOT NEW.completion_date
+  OR OLD.route_id IS NOT NEW.route_id OR OLD.ord IS NOT NEW.ord OR OLD.type IS NOT NEW.type OR OLD.form_template_id IS NOT NEW.form_template_id
+) BEGIN
   INSERT INTO app_task_feed (tracker_id, task_id, at) VALUES (OLD.tracker_id, OLD.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
 END;
 CREATE TRIGGER app_feed_task_upd_new AFTER UPDATE ON tasks WHEN NEW.tracker_id IS NOT NULL AND NEW.tracker_id IS NOT OLD.tracker_id BEGIN
