@@ -136,7 +136,8 @@ function decodeLocation(loc: Json, ctx: DecodeContext): DeviceRecord {
   const a = r.attributes;
   if (typeof loc.is_moving === 'boolean') a[Attr.motion] = loc.is_moving;
   if (known(loc.odometer) !== undefined) a[Attr.odometer] = loc.odometer as number;
-  if (typeof loc.event === 'string') a[Attr.event] = loc.event;
+  // The current client's template sends "event":"" for ordinary locations: no event then.
+  if (typeof loc.event === 'string' && loc.event !== '') a[Attr.event] = loc.event;
   if (isObject(loc.battery)) {
     const level = known(loc.battery.level);
     if (level !== undefined) a[Attr.batteryLevel] = Math.round(level * 100);

@@ -5,8 +5,11 @@
  * sources version the store bumps.
  */
 import { statSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { AccountError, createUser } from './accounts/accounts.ts';
+import { DomainError } from './core/errors.ts';
+import { APP_PROTOCOL, createActivationCode, formatCode } from './fieldapp/activation.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { PROTOCOLS } from '../protocols/index.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -184,6 +187,43 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       ctx.out(`unblocked tracker ${t.id} (device ${t.device_id})`);
     },
   },
+  'app phone': {
+    usage: 'app phone --user L [--label X] [--device-id ID]   (a phone tracker for the field app, and its activation code)',
+    options: { user: { type: 'string' }, label: { type: 'string' }, 'device-id': { type: 'string' } },
+    run(ctx, o) {
+      const u = master(ctx.store, need(o, 'user'));
+      const deviceId = (o['device-id'] as string | undefined)?.trim() ?? phoneDeviceId(ctx.store);
+      if (!/^[\x21-\x7e]{1,64}$/.test(deviceId)) throw new UsageError('--device-id takes 1 to 64 printable characters without spaces');
+      if (ctx.store.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
+      const now = Date.now();
+      const id = ctx.store.trackers.add({ userId: u.id, deviceId, protocol: APP_PROTOCOL, label: (o.label as string | undefined) ?? `phone ${deviceId}`, tariffId: u.tariff_id, now });
+      const c = createActivationCode(ctx.store, ctx.store.trackers.getAny(id)!, now);
+      ctx.out(`added phone tracker ${id} (${APP_PROTOCOL} ${deviceId}) for ${u.login}; activation code ${formatCode(c.code)}, valid until ${new Date(c.expires).toISOString()}`, { id, device_id: deviceId, code: formatCode(c.code), expires: new Date(c.expires).toISOString() });
+    },
+  },
+  'app code': {
+    usage: 'app code N   (a new one-time activation code for the field app on tracker N)',
+    options: {},
+    run(ctx, _o, pos) {
+      const t = trackerArg(ctx.store, pos[0]);
+      let c;
+      try {
+        c = createActivationCode(ctx.store, t, Date.now());
+      } catch (e) {
+        throw e instanceof DomainError ? new UsageError(e.message) : e;
+      }
+      ctx.out(`activation code for tracker ${t.id}: ${formatCode(c.code)}, valid until ${new Date(c.expires).toISOString()}`, { id: t.id, code: formatCode(c.code), expires: new Date(c.expires).toISOString() });
+    },
+  },
+  'app revoke': {
+    usage: 'app revoke N   (revoke every device token and the unused code of tracker N)',
+    options: {},
+    run(ctx, _o, pos) {
+      const t = trackerArg(ctx.store, pos[0]);
+      const n = ctx.store.fieldApp.revoke(t.id);
+      ctx.out(`revoked ${n} device token(s) of tracker ${t.id}`, { id: t.id, revoked: n });
+    },
+  },
   simulate: {
     usage: SIMULATE_USAGE,
     options: SIMULATE_OPTIONS,
@@ -212,6 +252,14 @@ function trackerArg(store: Store, raw: string | undefined) {
   const t = store.trackers.getAny(Number(raw));
   if (!t || t.deleted) throw new UsageError(`no tracker ${raw}`);
   return t;
+}
+
+/** A free device id for a phone: 'app-' and twelve random digits. */
+function phoneDeviceId(store: Store): string {
+  for (;;) {
+    const id = `app-${randomInt(1e5, 1e6)}${randomInt(1e5, 1e6)}`;
+    if (!store.trackers.deviceExists(id)) return id;
+  }
 }
 
 function help(): string {

@@ -42,6 +42,8 @@ export interface Config {
     failureWindowMinutes: number;
     activationIntervalMinutes: number;
   };
+  /** The field app's task watch (docs/field-app.md): heartbeat comment interval, how often changes are looked for. */
+  app: { heartbeatSeconds: number; watchPollMs: number };
   logLevel: string;
   geocoder: GeocoderConfig;
   /** Worker threads of the telemetry pool. */
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       failureWindowMinutes: int(env, 'FSM_LOGIN_WINDOW_MINUTES', 15, 1, 1440),
       activationIntervalMinutes: int(env, 'FSM_ACTIVATION_INTERVAL_MINUTES', 5, 0, 1440),
     },
+    app: { heartbeatSeconds: int(env, 'FSM_APP_HEARTBEAT_SECONDS', 25, 1, 3600), watchPollMs: int(env, 'FSM_APP_WATCH_POLL_MS', 500, 10, 60_000) },
     logLevel: level,
     geocoder: geocoderConfig(env),
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),

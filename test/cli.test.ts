@@ -79,6 +79,36 @@ describe('npm run fsm', () => {
     expect((await s.call('user/get_tariff_restrictions', { hash: partner })).body.value).toEqual({ allowed_maps: ['osm'] });
     expect(fsm(s.dataDir, 'tariff', 'set', '--user', 'ops@example.com', '--max-places', 'many').stderr).toContain('--max-places takes a whole number');
   });
+  it('app phone registers a phone tracker and prints its activation code; the app exchanges it over HTTP', async () => {
+    const r = fsm(s.dataDir, 'app', 'phone', '--user', 'ops@example.com', '--label', 'Phone Eva', '--json');
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ id: expect.any(Number), device_id: expect.stringMatching(/^app-\d{12}$/), code: expect.stringMatching(/^[2-9A-Z]{4}-[2-9A-Z]{4}$/), expires: expect.any(String) });
+    expect(Date.parse(r.json.expires) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    const t = s.store.trackers.getAny(r.json.id)!;
+    expect([t.protocol, t.label, t.device_id]).toEqual(['osmand', 'Phone Eva', r.json.device_id]);
+    const act = await s.call('app/activate', { code: r.json.code });
+    expect(act.body).toMatchObject({ success: true, tracker_id: r.json.id, positions: { device_id: r.json.device_id } });
+    // A new code for the same tracker, in plain text.
+    const again = fsm(s.dataDir, 'app', 'code', String(r.json.id));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^activation code for tracker ${r.json.id}: [2-9A-Z]{4}-[2-9A-Z]{4}, valid until `));
+    // Revoked: the token answers 4.
+    const rev = fsm(s.dataDir, 'app', 'revoke', String(r.json.id), '--json');
+    expect(rev.json).toEqual({ id: r.json.id, revoked: 1 });
+    expect((await s.call('app/read', { hash: act.body.token })).body.status.code).toBe(4);
+    // The code printed before the revocation is void too.
+    expect((await s.call('app/activate', { code: again.stdout.split(': ')[1].split(',')[0] })).body.status.code).toBe(102);
+  });
+  it('app phone and app code refuse what cannot carry the app, with a clear message', () => {
+    const taken = fsm(s.dataDir, 'app', 'phone', '--user', 'ops@example.com', '--device-id', '356307042441013');
+    expect([taken.code, taken.stderr]).toEqual([2, expect.stringContaining('registered already')]);
+    expect(fsm(s.dataDir, 'app', 'phone', '--user', 'nobody@example.com').stderr).toContain('no user with login nobody@example.com');
+    const truck = s.sql.prepare("SELECT t.id FROM trackers t JOIN sources s ON s.id = t.source_id WHERE s.device_id = '356307042441013'").pluck().get() as number;
+    const wrong = fsm(s.dataDir, 'app', 'code', String(truck));
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('the field app reports with osmand')]);
+    expect(fsm(s.dataDir, 'app', 'code', '999999').stderr).toContain('no tracker 999999');
+    expect(s.sql.prepare('SELECT count(*) FROM app_activation_codes WHERE tracker_id = ?').pluck().get(truck)).toBe(0);
+  });
   it('unknown commands and options: usage and exit code 2', () => {
     const r = fsm(s.dataDir, 'frobnicate');
     expect(r.code).toBe(2);

@@ -6,6 +6,7 @@ import type { UserRow } from '../store/users.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
+import { hasApp } from '../fieldapp/activation.ts';
 import { id } from './schemas.ts';
 
 const MAX_TEXT = 20_000;
@@ -31,7 +32,7 @@ function chatTracker(services: Services, owner: UserRow, trackerId: number): Tra
   const t = services.store.trackers.get(owner.id, trackerId);
   if (!t) throw new DomainError(201, {}, `Not found in the database: tracker ${trackerId}`);
   if (t.blocked) throw new DomainError(208);
-  if (!services.chat.carriesText(t.protocol)) throw new DomainError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
+  if (!services.chat.carriesText(t.protocol) && !hasApp(services.store, t.id)) throw new DomainError(214, {}, `Operation not supported by the device: ${t.protocol} devices take no text messages`);
   if (!services.store.tariffs.get(t.tariff_id)?.has_chat) throw new DomainError(236);
   return t;
 }
@@ -143,7 +144,7 @@ const unreadCount = defineCall({
   handler({ services, owner }) {
     const value: Record<string, number> = {};
     for (const t of services.store.trackers.list(owner.id)) {
-      if (!services.chat.carriesText(t.protocol)) continue;
+      if (!services.chat.carriesText(t.protocol) && !hasApp(services.store, t.id)) continue;
       value[t.id] = services.store.chat.unread(t.id);
     }
     return { value };

@@ -21,6 +21,7 @@ import { errorBody, httpStatus } from './errors.ts';
 import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
 import type { Right } from './rights.ts';
+import { appDevice, type AppDevice } from '../fieldapp/activation.ts';
 
 export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
 
@@ -51,9 +52,9 @@ export interface Services {
 
 /**
  * public: no hash; session: a user session; activation: only the hash of an activation link;
- * delivery: a user session or a DELIVERY session.
+ * delivery: a user session or a DELIVERY session; device: only a field app's device token (docs/field-app.md).
  */
-export type Access = 'public' | 'session' | 'activation' | 'delivery';
+export type Access = 'public' | 'session' | 'activation' | 'delivery' | 'device';
 
 export interface CallContext<P> {
   params: P;
@@ -63,6 +64,8 @@ export interface CallContext<P> {
   /** The owner of entities: the master itself, or a sub-user's master. */
   owner: UserRow;
   session: SessionRow;
+  /** The field app's token and tracker (device calls only). */
+  device: AppDevice;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -136,6 +139,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     const parsed = call.params.safeParse(input);
     if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, input));
     const result = await call.handler({ params: parsed.data, services, request, reply, ...auth } as CallContext<unknown>);
+    if (reply.sent) return; // the handler took the connection over (a stream of events)
     if (result instanceof SerializedMembers && !redirectTarget) {
       return reply.code(200).type('application/json; charset=utf-8').send(result.body());
     }
@@ -233,6 +237,7 @@ export function authenticate(call: CallDef, services: Services, request: Fastify
   const hash = sessionHash(request, raw);
   if (!hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
   const { store, config, now } = services;
+  if (access === 'device') return appDevice(store, hash, now());
   const versions = store.authVersions.read();
   const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000, versions.sessions);
   const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';

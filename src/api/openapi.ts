@@ -16,7 +16,7 @@ export function openApiDocument(calls: CallDef[]): Record<string, unknown> {
     const access = c.access ?? 'session';
     const description = [
       c.summary,
-      access === 'public' ? 'No session needed.' : access === 'activation' ? 'Takes only the hash from an activation e-mail.' : 'Needs a session hash.',
+      access === 'public' ? 'No session needed.' : access === 'activation' ? 'Takes only the hash from an activation e-mail.' : access === 'device' ? "Takes only the field app's device token (docs/field-app.md)." : 'Needs a session hash.',
       c.right ? (c.right === 'admin' ? 'Master users only.' : `Sub-users need the right \`${c.right}\`.`) : '',
     ]
       .filter(Boolean)

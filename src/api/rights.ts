@@ -15,7 +15,7 @@ export const RIGHTS = {
   checkin_update: ['checkin/delete'],
   tracker_configure: ['tracker/change_phone', 'tracker/settings/update'],
   tracker_register: ['tracker/corrupt'],
-  tracker_update: ['status/create', 'status/update', 'status/delete', 'status/listing/create', 'status/listing/update', 'status/listing/delete', 'status/listing/tracker/assign'],
+  tracker_update: ['status/create', 'status/update', 'status/delete', 'status/listing/create', 'status/listing/update', 'status/listing/delete', 'status/listing/tracker/assign', 'tracker/app/activation/create', 'tracker/app/revoke'],
   reports: ['report/tracker/generate', 'report/tracker/list', 'report/tracker/status', 'report/tracker/retrieve', 'report/tracker/download', 'report/tracker/delete'],
   /** Master users only: no sub-user can hold it. */
   admin: ['retranslator/create', 'retranslator/update', 'retranslator/delete', 'tracker/delete', 'entity/fields/create', 'entity/fields/delete', 'user/session/delivery/create', 'user/session/delivery/read', 'user/session/delivery/revoke'],

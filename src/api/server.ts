@@ -28,12 +28,15 @@ import { statusCalls } from './status.ts';
 import { deliveryCalls } from './delivery.ts';
 import { formTemplateCalls } from './form-template.ts';
 import { taskFormCalls } from './task-form.ts';
+import { appCalls } from './app.ts';
+import { appFormCalls } from './app-forms.ts';
+import { attachTaskWatch } from './app-watch.ts';
 import { fileCalls, fileRoutes } from './file.ts';
 import { avatarCalls } from './avatar.ts';
 import { checkinCalls } from './checkin.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
@@ -94,6 +97,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(calls) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  attachTaskWatch(app, services); // app/task/watch's streams end when the server closes
   mountCalls(app, calls.filter((c) => !c.upload), services);
   // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.
   await app.register(async (uploads) => {

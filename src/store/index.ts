@@ -21,6 +21,7 @@ import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
+import { FieldAppStore } from './field-app.ts';
 import { FormTemplateStore } from './form-templates.ts';
 import { FormStore } from './forms.ts';
 import { FileFactsStore } from './file-facts.ts';
@@ -46,6 +47,8 @@ export interface Store {
   deviceState: DeviceStateStore;
   tracks: TrackStore;
   statuses: StatusStore;
+  /** The field app's codes, tokens and task feed (docs/field-app.md). */
+  fieldApp: FieldAppStore;
   formTemplates: FormTemplateStore;
   forms: FormStore;
   /** What forms need of the files table (src/store/file-facts.ts). */
@@ -125,6 +128,7 @@ export function openStore(file: string): Store {
     deviceState: new DeviceStateStore(db),
     tracks: new TrackStore(db),
     statuses: new StatusStore(db),
+    fieldApp: new FieldAppStore(db),
     formTemplates: new FormTemplateStore(db),
     forms: new FormStore(db),
     fileFacts: new FileFactsStore(db),

@@ -89,3 +89,86 @@ describe('osmand JSON body', () => {
     expect(post('{"location":{}}', { 'content-type': 'application/json' })).toEqual({ status: 400 });
   });
 });
+
+/**
+ * What today's phone clients send, byte for byte (facts from the clients' public sources and the
+ * documentation of the OsmAnd HTTP protocol): the current client's JSON body (a background
+ * geolocation library's location, with a `_` member that repeats id/lat/lon/timestamp as a query
+ * string for servers that read the body as a form), its batch variant (several locations in one
+ * `location` array), the iOS variant with unknown values as -1 and null, and the older Android
+ * client's POST whose parameters travel as a form-encoded query with the speed in knots.
+ */
+describe('osmand: exact bodies of phone clients', () => {
+  const JSON_HEADERS = { 'content-type': 'application/json' };
+  const CURRENT =
+    '{"location":{"timestamp":"2025-06-15T13:45:12.862Z","coords":{"latitude":37.4219983,"longitude":-122.084,"accuracy":5,"speed":0,"heading":-1,"altitude":5},"is_moving":false,"odometer":0,"event":"motionchange","battery":{"level":1,"is_charging":false},"activity":{"type":"still"},"extras":{},"_":"&id=48241179&lat=37.4219983&lon=-122.084&timestamp=2025-06-15T13:45:12.862Z&"},"device_id":"48241179"}';
+
+  it('the current client: one location, m/s, battery 0..1, unknown heading -1', () => {
+    const res = post(CURRENT, JSON_HEADERS);
+    expect(res).toEqual({
+      status: 200,
+      deviceId: '48241179',
+      records: [
+        {
+          valid: true,
+          time: Date.UTC(2025, 5, 15, 13, 45, 12, 862),
+          lat: 37.4219983,
+          lng: -122.084,
+          speed: 0,
+          precision: 5,
+          altitude: 5,
+          attributes: { motion: false, odometer: 0, event: 'motionchange', batteryLevel: 100, charge: false, activity: 'still' },
+        },
+      ],
+    });
+  });
+
+  it('the same body without a content type is still read as JSON', () => {
+    expect(post(CURRENT).records).toEqual(post(CURRENT, JSON_HEADERS).records);
+  });
+
+  it('its batch variant: several locations in one body, in order', () => {
+    const loc = (t: string, lat: number, speed: number) =>
+      `{"timestamp":"${t}","coords":{"latitude":${lat},"longitude":13.405,"accuracy":8.5,"speed":${speed},"heading":181.5,"altitude":41.2},"is_moving":true,"odometer":1520.4,"event":"","battery":{"level":0.87,"is_charging":true},"activity":{"type":"in_vehicle"},"extras":{},"_":"&id=48241179&lat=${lat}&lon=13.405&timestamp=${t}&"}`;
+    const body = `{"location":[${loc('2025-06-15T13:45:12.000Z', 52.52, 10)},${loc('2025-06-15T13:45:42.000Z', 52.523, 12.5)},${loc('2025-06-15T13:46:12.000Z', 52.526, 0)}],"device_id":"48241179"}`;
+    const res = post(body, JSON_HEADERS);
+    expect(res.deviceId).toBe('48241179');
+    expect(res.records!.map((r) => [r.time, r.lat, r.speed, r.course])).toEqual([
+      [Date.UTC(2025, 5, 15, 13, 45, 12), 52.52, 36, 181.5],
+      [Date.UTC(2025, 5, 15, 13, 45, 42), 52.523, 45, 181.5],
+      [Date.UTC(2025, 5, 15, 13, 46, 12), 52.526, 0, 181.5],
+    ]);
+    expect(res.records![0].attributes).toEqual({ motion: true, odometer: 1520.4, batteryLevel: 87, charge: true, activity: 'in_vehicle' });
+  });
+
+  it('the iOS variant: -1 and null mean unknown', () => {
+    const body =
+      '{"location":{"extras":{},"mock":true,"coords":{"speed_accuracy":-1,"speed":-1,"longitude":-122.406417,"ellipsoidal_altitude":0,"floor":null,"heading_accuracy":-1,"latitude":37.785834000000001,"accuracy":5,"altitude_accuracy":-1,"altitude":0,"heading":-1},"is_moving":false,"age":188,"odometer":0,"uuid":"2FB04C65-99CF-42AB-8DD3-EBCB4B108BF8","event":"motionchange","battery":{"level":-1,"is_charging":false},"activity":{"type":"unknown","confidence":100},"timestamp":"2025-05-09T04:11:30.579Z"},"device_id":"658765"}';
+    const [r] = post(body, JSON_HEADERS).records!;
+    expect(r).toEqual({
+      valid: true,
+      time: Date.UTC(2025, 4, 9, 4, 11, 30, 579),
+      lat: 37.785834,
+      lng: -122.406417,
+      precision: 5,
+      altitude: 0,
+      attributes: { motion: false, odometer: 0, event: 'motionchange', charge: false, activity: 'unknown' },
+    });
+  });
+
+  it('the Android client: POST with the parameters as a form-encoded query, speed in knots', () => {
+    const uri = '/?id=48241179&timestamp=1718459112&lat=37.4219983&lon=-122.084&speed=10.5&bearing=273.4&altitude=12.0&accuracy=4.5&batt=87.0&charge=true';
+    const res = protocol.decodeHttp!({ method: 'POST', uri, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' }, body: Buffer.alloc(0) }, ctx());
+    expect(res).toEqual({
+      status: 200,
+      deviceId: '48241179',
+      records: [{ valid: true, time: 1718459112000, lat: 37.4219983, lng: -122.084, speed: 19.446, course: 273.4, altitude: 12, precision: 4.5, attributes: { batteryLevel: 87, charge: true } }],
+    });
+  });
+
+  it('the same parameters as a form-encoded body', () => {
+    const body = 'id=48241179&timestamp=1718459112&lat=37.4219983&lon=-122.084&speed=10.5&bearing=273.4&altitude=12.0&accuracy=4.5&batt=87.0&charge=true';
+    const [r] = post(body, { 'content-type': 'application/x-www-form-urlencoded' }).records!;
+    expect(r).toMatchObject({ time: 1718459112000, lat: 37.4219983, lng: -122.084, speed: 19.446 });
+  });
+});
