@@ -46,6 +46,8 @@ export interface Config {
   telemetryThreads: number;
   /** CPU priority (nice, 0..19) the telemetry worker threads lower themselves to. */
   telemetryNice: number;
+  /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
+  forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +119,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     geocoder: geocoderConfig(env),
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     telemetryNice: int(env, 'FSM_TELEMETRY_NICE', 10, 0, 19),
+    forwarding: {
+      backoffMinMs: int(env, 'FSM_FORWARD_BACKOFF_MIN_MS', 1000, 10, 3_600_000),
+      backoffMaxMs: int(env, 'FSM_FORWARD_BACKOFF_MAX_MS', 60_000, 10, 3_600_000),
+      timeoutMs: int(env, 'FSM_FORWARD_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
+    },
   };
   return deepFreeze(cfg);
 }

@@ -16,6 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
+import { ForwardingService } from './forwarding/service.ts';
 import { readFileSync } from 'node:fs';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
@@ -32,6 +33,7 @@ export interface Running {
   apiUrl: string;
   gateway: Gateway;
   telemetry: TelemetryScheduler;
+  forwarding: ForwardingService;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,10 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     nice: config.telemetryNice,
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
+  // Retranslators: the forwarding engine in its own thread (src/forwarding, docs/retranslators.md).
+  const forwarding = new ForwardingService(config.dbFile, { ...config.forwarding, refreshMs: 1000, statusMs: 250 }, (m) => api.log.error(m));
+  await forwarding.ready;
+  (services as Services).forwarding = forwarding;
   gateway.core.writer.onCommitted = () => telemetry.soon();
   // Long track lines are simplified in the pool, off the event loop.
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
@@ -81,8 +87,10 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     apiUrl: `http://127.0.0.1:${port}`,
     gateway,
     telemetry,
+    forwarding,
     async close() {
       await gateway.close();
+      await forwarding.close();
       judge.stop();
       await telemetry.close();
       await api.close();
