@@ -93,7 +93,7 @@ describe.each([
     const sent = track(T0, 40);
     await Promise.all(trackers.map((t) => t.send(sent)));
     for (const d of devices) {
-      const list = await waitFor(`40 on ${d}`, () => (got.get(`trackers/${d}/fixes`)?.length ?? 0) >= 40 && got.get(`trackers/${d}/fixes`));
+      const list = await waitFor(`40 on ${d}`, () => ((got.get(`trackers/${d}/fixes`)?.length ?? 0) >= 40 ? got.get(`trackers/${d}/fixes`) : null));
       expect(list.map((f) => f.time)).toEqual(sent.map((f) => new Date(f.time).toISOString()));
       expect(list[7]).toMatchObject({ device_id: d, lat: expect.closeTo(sent[7].lat, 6), speed: 7, valid: true });
     }
