@@ -98,12 +98,14 @@ export class RetranslatorStore {
       bump: db.prepare('UPDATE retranslators SET version = version + 1 WHERE id = ?'),
       // The log's own high-water mark: AUTOINCREMENT never reuses a seq, even after pruning.
       maxSeq: db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck(),
+      // CROSS JOIN keeps the log outermost: it is read in seq order and the read stops at the limit
+      // (the other order collects and sorts every entry of the window first).
       batch: db.prepare<[number, number, number, number], LoggedFixRow>(
         `SELECT l.seq, l.source_id, l.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision,
                 f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used
          FROM forward_log l
-         JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
-         JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         CROSS JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
          WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
          ORDER BY l.seq LIMIT ?`,
       ),

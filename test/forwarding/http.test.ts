@@ -50,7 +50,7 @@ async function httpReceiver(answer: (r: Req) => number = () => 200) {
 }
 async function retranslator(protocolId: number, address: string, o: Record<string, unknown> = {}) {
   const r = await s.call('retranslator/create', { hash: ann.hash, retranslator: { name: 'H', protocol_id: protocolId, address, enabled: true, ...o } });
-  expect(r.body.success).toBe(true);
+  expect(r.body.success, JSON.stringify(r.body)).toBe(true);
   return r.body.id as number;
 }
 async function boundTracker(rid: number, fake?: string) {

@@ -32,7 +32,7 @@ async function receiver(version: '2.0' | '1.1', port = 0) {
 }
 async function retranslator(protocolId: number, port: number, o: Record<string, unknown> = {}) {
   const r = await s.call('retranslator/create', { hash: ann.hash, retranslator: { name: 'R', protocol_id: protocolId, address: '127.0.0.1', port, password: 'secret', enabled: true, ...o } });
-  expect(r.body.success).toBe(true);
+  expect(r.body.success, JSON.stringify(r.body)).toBe(true);
   return r.body.id as number;
 }
 async function boundTracker(rid: number, fake?: string) {

@@ -29,7 +29,8 @@ CREATE TABLE retranslator_bindings (
   bound INTEGER NOT NULL,
   PRIMARY KEY (retranslator_id, tracker_id)
 );
-CREATE INDEX retranslator_bindings_source ON retranslator_bindings(source_id);
+-- the trigger's look-up and the engine's join from the log to a retranslator's bindings
+CREATE INDEX retranslator_bindings_source ON retranslator_bindings(source_id, retranslator_id);
 
 -- Arrival order of the fixes of bound sources: one entry per committed insert or merge, written in
 -- the writer's transaction (so an acknowledged fix always has its entry). seq grows with commits;
