@@ -66,7 +66,10 @@ export class ForwardingEngine {
     if (this.stopped) return;
     const rows = this.store.retranslators.all();
     const seen = new Set<number>();
-    const stopping: Promise<void>[] = [];
+    // A stopped forwarder sends nothing more (its sessions are closed at once); one still waiting for a
+    // connection lets it go when it comes. Not waiting for that keeps changes immediate; a late
+    // acknowledgement of the old one can only move a cursor forward (never back), so nothing is skipped.
+    const stop = (f: Forwarder) => void f.stop().catch(() => undefined);
     for (const row of rows) {
       seen.add(row.id);
       const running = this.forwarders.get(row.id);
@@ -74,7 +77,7 @@ export class ForwardingEngine {
       if (running) {
         this.forwarders.delete(row.id);
         this.statuses.set(row.id, { ...running.status, connected: false });
-        stopping.push(running.stop());
+        stop(running);
       }
       const protocol = forwardProtocol(row.protocol_id);
       if (!row.enabled || !protocol) {
@@ -82,17 +85,14 @@ export class ForwardingEngine {
         this.statuses.set(row.id, { connected: false, lastError: prev?.lastError ?? null, lastErrorTime: prev?.lastErrorTime ?? null, backlog: prev?.backlog ?? this.store.retranslators.backlog(row.id), lastForwarded: row.last_forwarded, forwarded: prev?.forwarded ?? 0 });
         continue;
       }
-      // the old forwarder must have let go (its in-flight batch unacknowledged) before the new one reads the cursors
-      await Promise.all(stopping.splice(0));
       this.forwarders.set(row.id, new Forwarder(this.store, row, protocol, this.opts, this.statuses.get(row.id)));
     }
     for (const [id, f] of this.forwarders) {
       if (seen.has(id)) continue;
       this.forwarders.delete(id);
-      stopping.push(f.stop());
+      stop(f);
     }
     for (const id of this.statuses.keys()) if (!seen.has(id)) this.statuses.delete(id);
-    await Promise.all(stopping);
   }
 
   private refreshBacklogs(): void {
