@@ -52,6 +52,8 @@ export interface Config {
   telemetryNice: number;
   /** Uploaded files (docs/files.md): per-user storage, time to upload, sweep period. */
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
+  /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
+  forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -126,6 +128,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     telemetryNice: int(env, 'FSM_TELEMETRY_NICE', 10, 0, 19),
     files: { quotaBytes: int(env, 'FSM_FILE_QUOTA_MB', 1024, 1, 10_000_000) * 1024 * 1024, uploadMinutes: int(env, 'FSM_FILE_UPLOAD_MINUTES', 60, 1, 10080), sweepSeconds: int(env, 'FSM_FILE_SWEEP_SECONDS', 300, 1, 86400), uploadIdleSeconds: int(env, 'FSM_FILE_UPLOAD_IDLE_SECONDS', 60, 1, 3600) },
+    forwarding: {
+      backoffMinMs: int(env, 'FSM_FORWARD_BACKOFF_MIN_MS', 1000, 10, 3_600_000),
+      backoffMaxMs: int(env, 'FSM_FORWARD_BACKOFF_MAX_MS', 60_000, 10, 3_600_000),
+      timeoutMs: int(env, 'FSM_FORWARD_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
+    },
   };
   return deepFreeze(cfg);
 }

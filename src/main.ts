@@ -18,6 +18,7 @@ import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
 import { BlobStore } from './files/blobs.ts';
 import { FileSweeper } from './files/sweep.ts';
+import { ForwardingService } from './forwarding/service.ts';
 import { readFileSync } from 'node:fs';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
@@ -34,6 +35,7 @@ export interface Running {
   apiUrl: string;
   gateway: Gateway;
   telemetry: TelemetryScheduler;
+  forwarding: ForwardingService;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,10 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     nice: config.telemetryNice,
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
+  // Retranslators: the forwarding engine in its own thread (src/forwarding, docs/retranslators.md).
+  const forwarding = new ForwardingService(config.dbFile, { ...config.forwarding, refreshMs: 1000, statusMs: 250 }, (m) => api.log.error(m));
+  await forwarding.ready;
+  (services as Services).forwarding = forwarding;
   gateway.core.writer.onCommitted = () => telemetry.soon();
   // Long track lines are simplified in the pool, off the event loop.
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
@@ -86,6 +92,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     apiUrl: `http://127.0.0.1:${port}`,
     gateway,
     telemetry,
+    forwarding,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).
@@ -93,6 +100,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       const until = Date.now() + config.gateway.shutdownSeconds * 1000;
       const apiClosed = api.close();
       await gateway.close();
+      await forwarding.close();
       judge.stop();
       await apiClosed;
       await fileSweeper.stop();

@@ -14,6 +14,7 @@ import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
+import type { ForwardingControl } from '../forwarding/types.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
@@ -48,6 +49,8 @@ export interface Services {
   simplify?: Offload;
   /** File uploads unzipped and parsed off the event loop (src/imports/upload-pool.ts); absent: on this thread. */
   uploads?: UploadRunner;
+  /** The retranslators' forwarding engine (src/forwarding); absent: changes apply at its next look. */
+  forwarding?: ForwardingControl;
 }
 
 /**

@@ -27,6 +27,7 @@ import { FormStore } from './forms.ts';
 import { FileFactsStore } from './file-facts.ts';
 import { FileStore } from './files.ts';
 import { CheckinStore } from './checkins.ts';
+import { RetranslatorStore } from './retranslators.ts';
 
 export interface Store {
   users: UserStore;
@@ -55,6 +56,7 @@ export interface Store {
   fileFacts: FileFactsStore;
   files: FileStore;
   checkins: CheckinStore;
+  retranslators: RetranslatorStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -134,6 +136,7 @@ export function openStore(file: string): Store {
     fileFacts: new FileFactsStore(db),
     files: new FileStore(db),
     checkins: new CheckinStore(db),
+    retranslators: new RetranslatorStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

@@ -1,0 +1,190 @@
+/**
+ * bench/forward (issue 13): a real server process ingests simulated Teltonika trackers over loopback
+ * TCP (paced at ~50,000 fixes/s by default) while it forwards every fix of every tracker to a local
+ * Wialon IPS 2.0 receiver and a local JSON-over-HTTP receiver (minimal receivers in this process that
+ * count and acknowledge). Prints, per second, the ingest rate, what each receiver got and the
+ * backlogs; then the forwarding rates, the time to drain the backlog, and the ingest rate of the same
+ * run without forwarding (same machine, same settings) with the ratio.
+ * Targets: forwarding keeps pace (backlog bounded), ingest within 10 % of its rate without forwarding.
+ *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50]
+ * (--interval 0 floods: the most the server acknowledges.)
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttp } from 'node:http';
+import { createServer as createTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { bindTracker, createRetranslator } from '../src/forwarding/retranslators.ts';
+import { runSimulation } from '../src/simulator/index.ts';
+import { openStore } from '../src/store/index.ts';
+import { SERVER_NODE_ARGS } from '../src/server-process.ts';
+
+const { values } = parseArgs({
+  options: {
+    trackers: { type: 'string', default: '1000' },
+    interval: { type: 'string', default: '0.02' },
+    seconds: { type: 'string', default: '15' },
+    'per-packet': { type: 'string', default: '50' },
+    // internal: this file run as the receivers' child process
+    receivers: { type: 'boolean', default: false },
+  },
+});
+const trackers = Number(values.trackers);
+const interval = Number(values.interval);
+const seconds = Number(values.seconds);
+const perPacket = Number(values['per-packet']);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `87${String(i + 1).padStart(13, '0')}`);
+
+// ---- receivers: count and acknowledge, nothing more. They run in a child process of their own so
+// the simulated trackers (this process) and the receivers do not share one event loop.
+const got = { wialon: 0, json: 0 };
+const receiverPorts = { wialon: 0, json: 0 };
+if (values.receivers) {
+  await receiversProcess();
+} else {
+  const child = fork(fileURLToPath(import.meta.url), ['--receivers'], { execArgv: ['--import', 'tsx'] });
+  child.on('message', (m: { ports?: typeof receiverPorts; got?: typeof got }) => {
+    if (m.ports) Object.assign(receiverPorts, m.ports);
+    if (m.got) Object.assign(got, m.got);
+  });
+  process.once('exit', () => child.kill());
+  while (!receiverPorts.json) await new Promise((r) => setTimeout(r, 50));
+  await main();
+  child.kill();
+  process.exit(0);
+}
+
+async function receiversProcess() {
+  const counts = { wialon: 0, json: 0 };
+  const wialonServer = createTcp((socket) => {
+    let buf = '';
+    socket.setEncoding('latin1');
+    socket.on('error', () => undefined);
+    socket.on('data', (d: string) => {
+      buf += d;
+      let i: number;
+      let out = '';
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.startsWith('#L#')) out += '#AL#1\r\n';
+        else if (line.startsWith('#D#')) {
+          counts.wialon++;
+          out += '#AD#1\r\n';
+        } else if (line.startsWith('#B#')) {
+          let n = 0;
+          for (let k = line.indexOf('|'); k >= 0; k = line.indexOf('|', k + 1)) n++;
+          counts.wialon += n;
+          out += `#AB#${n}\r\n`;
+        }
+      }
+      if (out) socket.write(out);
+    });
+  });
+  const jsonServer = createHttp((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      counts.json += (JSON.parse(Buffer.concat(chunks).toString('utf8')).fixes as unknown[]).length;
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => wialonServer.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => jsonServer.listen(0, '127.0.0.1', r));
+  const port = (s: { address(): unknown }) => (s.address() as { port: number }).port;
+  process.send!({ ports: { wialon: port(wialonServer), json: port(jsonServer) } });
+  setInterval(() => process.send!({ got: counts }), 200);
+}
+
+/** A data directory with the trackers; with `forward`, both retranslators bound to every tracker. */
+function prepare(forward: boolean): { dir: string; retranslators: number[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'fsm-forward-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const store = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
+  const userId = store.users.create({ login: 'bench@example.com', passwordHash: 'x', now: Date.now() });
+  const user = store.users.get(userId)!;
+  const retranslators: number[] = [];
+  store.transaction(() => {
+    const tids = ids(trackers).map((d) => store.trackers.add({ userId, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() }));
+    if (!forward) return;
+    retranslators.push(createRetranslator(store, user, { name: 'wialon', protocol_id: 1, address: '127.0.0.1', port: receiverPorts.wialon, password: 'pw', enabled: true }));
+    retranslators.push(createRetranslator(store, user, { name: 'json', protocol_id: 3, address: `http://127.0.0.1:${receiverPorts.json}/`, enabled: true }));
+    for (const tid of tids) for (const r of retranslators) bindTracker(store, userId, r, store.trackers.get(userId, tid)!, null, Date.now());
+  });
+  store.close();
+  return { dir, retranslators };
+}
+
+async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
+  const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
+  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS], {
+    cwd: root,
+    env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const p = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /teltonika tcp:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
+  return { proc, port: p };
+}
+
+async function run(forward: boolean): Promise<{ ingest: number; wialon: number; json: number; maxBacklog: number; drainS: number }> {
+  const { dir, retranslators } = prepare(forward);
+  const { proc, port: p } = await server(dir);
+  const watch = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
+  const backlogs = () => retranslators.map((r) => watch.retranslators.backlog(r));
+  let acked = 0;
+  const warmup = 3;
+  const sim = runSimulation({ protocol: 'teltonika', trackers, interval, duration: seconds + warmup, host: '127.0.0.1', port: p, deviceIds: ids(trackers), recordsPerPacket: perPacket, drainTimeout: 5, connectConcurrency: 256, onAck: (_d, r) => (acked += r.length) });
+  await new Promise((r) => setTimeout(r, warmup * 1000));
+  const start = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
+  let maxBacklog = 0;
+  let last = { ...start };
+  console.log(forward ? '  s   ingest/s  wialon/s    json/s  backlog wialon  backlog json' : '  s   ingest/s');
+  for (let s = 1; s <= seconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
+    const dt = (now.t - last.t) / 1000;
+    const rate = (k: 'acked' | 'wialon' | 'json') => Math.round((now[k] - last[k]) / dt).toLocaleString('en').padStart(9);
+    if (forward) {
+      const b = backlogs();
+      maxBacklog = Math.max(maxBacklog, ...b);
+      console.log(`${String(s).padStart(3)} ${rate('acked')} ${rate('wialon')} ${rate('json')} ${b[0].toLocaleString('en').padStart(15)} ${b[1].toLocaleString('en').padStart(13)}`);
+    } else console.log(`${String(s).padStart(3)} ${rate('acked')}`);
+    last = now;
+  }
+  const el = (last.t - start.t) / 1000;
+  const result = { ingest: (last.acked - start.acked) / el, wialon: (last.wialon - start.wialon) / el, json: (last.json - start.json) / el, maxBacklog, drainS: 0 };
+  await sim;
+  if (forward) {
+    const d0 = performance.now();
+    while (backlogs().some((b) => b > 0) && performance.now() - d0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+    result.drainS = (performance.now() - d0) / 1000;
+  }
+  watch.close();
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+  return result;
+}
+
+async function main() {
+  const target = interval > 0 ? `${Math.round(trackers / interval).toLocaleString('en')} fixes/s offered` : 'flood';
+  console.log(`without forwarding (${trackers} trackers, ${target}, ${perPacket} records per packet, ${seconds} s):`);
+  const without = await run(false);
+  console.log(`with forwarding to Wialon IPS 2.0 and JSON over HTTP, every tracker bound to both:`);
+  const withF = await run(true);
+  const f = (n: number) => Math.round(n).toLocaleString('en');
+  console.log(`ingest without forwarding: ${f(without.ingest)} fixes/s; with forwarding: ${f(withF.ingest)} fixes/s; ratio ${(withF.ingest / without.ingest).toFixed(2)} (target >= 0.90)`);
+  console.log(`forwarded: Wialon IPS ${f(withF.wialon)} fixes/s, JSON ${f(withF.json)} fixes/s; largest backlog ${f(withF.maxBacklog)} fixes; backlog empty ${withF.drainS.toFixed(1)} s after the trackers stopped`);
+}

@@ -1,0 +1,118 @@
+/**
+ * The forwarding engine (docs/retranslators.md): one `Forwarder` per enabled retranslator, started,
+ * restarted or stopped as soon as a retranslator or its bindings change (their version moves), the
+ * statuses for retranslator/list, and the pruning of log entries every cursor has passed. It runs in
+ * its own thread (thread.ts) over its own store connection, so forwarding never waits on the API's
+ * event loop nor the API on it.
+ */
+import type { Store } from '../store/index.ts';
+import { Forwarder, type ForwarderOptions } from './forwarder.ts';
+import { forwardProtocol } from './protocols/index.ts';
+import type { ForwardStatus } from './types.ts';
+
+export interface EngineOptions extends ForwarderOptions {
+  /** How often to look for changes made elsewhere (the admin command) and to refresh backlogs. */
+  refreshMs: number;
+}
+
+const PRUNE_CHUNK = 20_000;
+
+export class ForwardingEngine {
+  private forwarders = new Map<number, Forwarder>();
+  private statuses = new Map<number, ForwardStatus>();
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private store: Store,
+    private opts: EngineOptions,
+  ) {}
+
+  start(): void {
+    this.changed();
+    const tick = () => {
+      this.changed();
+      this.refreshBacklogs();
+      this.prune();
+      if (!this.stopped) this.timer = setTimeout(tick, this.opts.refreshMs);
+    };
+    this.timer = setTimeout(tick, this.opts.refreshMs);
+  }
+
+  /** Applies changes of retranslators and bindings now (serialized: one sync at a time). */
+  changed(): Promise<void> {
+    this.syncing = this.syncing.then(() => this.sync()).catch(() => undefined);
+    return this.syncing;
+  }
+
+  /** New fixes were committed: caught-up forwarders look at once. */
+  poke(): void {
+    for (const f of this.forwarders.values()) f.poke();
+  }
+
+  status(id: number): ForwardStatus | undefined {
+    return this.forwarders.get(id)?.status ?? this.statuses.get(id);
+  }
+
+  /** Every retranslator's status, enabled or not. */
+  allStatuses(): Array<[number, ForwardStatus]> {
+    const out = new Map(this.statuses);
+    for (const [id, f] of this.forwarders) out.set(id, f.status);
+    return [...out];
+  }
+
+  private async sync(): Promise<void> {
+    if (this.stopped) return;
+    const rows = this.store.retranslators.all();
+    const seen = new Set<number>();
+    // A stopped forwarder sends nothing more (its sessions are closed at once); one still waiting for a
+    // connection lets it go when it comes. Not waiting for that keeps changes immediate; a late
+    // acknowledgement of the old one can only move a cursor forward (never back), so nothing is skipped.
+    const stop = (f: Forwarder) => void f.stop().catch(() => undefined);
+    for (const row of rows) {
+      seen.add(row.id);
+      const running = this.forwarders.get(row.id);
+      if (running && running.row.version === row.version && row.enabled) continue;
+      if (running) {
+        this.forwarders.delete(row.id);
+        this.statuses.set(row.id, { ...running.status, connected: false });
+        stop(running);
+      }
+      const protocol = forwardProtocol(row.protocol_id);
+      if (!row.enabled || !protocol) {
+        const prev = this.statuses.get(row.id);
+        this.statuses.set(row.id, { connected: false, lastError: prev?.lastError ?? null, lastErrorTime: prev?.lastErrorTime ?? null, backlog: prev?.backlog ?? this.store.retranslators.backlog(row.id), lastForwarded: row.last_forwarded, forwarded: prev?.forwarded ?? 0 });
+        continue;
+      }
+      this.forwarders.set(row.id, new Forwarder(this.store, row, protocol, this.opts, this.statuses.get(row.id)));
+    }
+    for (const [id, f] of this.forwarders) {
+      if (seen.has(id)) continue;
+      this.forwarders.delete(id);
+      stop(f);
+    }
+    for (const id of this.statuses.keys()) if (!seen.has(id)) this.statuses.delete(id);
+  }
+
+  private refreshBacklogs(): void {
+    for (const [id, f] of this.forwarders) f.status.backlog = this.store.retranslators.backlog(id);
+    for (const [id, s] of this.statuses) if (!this.forwarders.has(id)) s.backlog = this.store.retranslators.backlog(id);
+  }
+
+  private prune(): void {
+    try {
+      while (this.store.retranslators.prune(PRUNE_CHUNK) === PRUNE_CHUNK && !this.stopped);
+    } catch {
+      // busy: the next tick prunes
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.syncing;
+    await Promise.all([...this.forwarders.values()].map((f) => f.stop()));
+    this.forwarders.clear();
+  }
+}

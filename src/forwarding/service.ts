@@ -1,0 +1,69 @@
+/**
+ * The main thread's handle on the forwarding thread (thread.ts): what the API calls after a change
+ * (`changed`, applied at once), the latest statuses for retranslator/list, and stop.
+ */
+import { Worker } from 'node:worker_threads';
+import type { EngineOptions } from './engine.ts';
+import type { ForwardingControl, ForwardStatus } from './types.ts';
+
+/** Every worker thread starts through this entry (it registers the TypeScript loader). */
+const ENTRY = new URL('../../workers/ts-entry.mjs', import.meta.url);
+
+export class ForwardingService implements ForwardingControl {
+  private worker: Worker;
+  private statuses = new Map<number, ForwardStatus>();
+  private next = 1;
+  private applied = new Map<number, () => void>();
+  readonly ready: Promise<void>;
+  private stopped?: Promise<void>;
+
+  constructor(dbFile: string, options: EngineOptions & { statusMs: number }, log: (msg: string) => void = () => undefined) {
+    this.worker = new Worker(ENTRY, { workerData: { dbFile, options, __entry: new URL('./thread.ts', import.meta.url).href } });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('error', reject);
+      this.worker.on('message', (m: { ready?: boolean }) => m.ready && resolve());
+    });
+    this.worker.on('message', (m: { statuses?: Array<[number, ForwardStatus]>; applied?: number }) => {
+      if (m.statuses) this.statuses = new Map(m.statuses);
+      if (m.applied !== undefined) {
+        this.applied.get(m.applied)?.();
+        this.applied.delete(m.applied);
+      }
+    });
+    this.worker.on('error', (e) => log(`forwarding thread failed: ${e.message}`));
+  }
+
+  /** Resolves once the engine applied the change (its statuses reflect it). */
+  changed(): Promise<void> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.applied.set(id, resolve);
+      this.worker.postMessage({ changed: id });
+    });
+  }
+
+  poke(): void {
+    this.worker.postMessage({ poke: true });
+  }
+
+  status(id: number): ForwardStatus | undefined {
+    return this.statuses.get(id);
+  }
+
+  close(): Promise<void> {
+    this.stopped ??= new Promise<void>((resolve) => {
+      const done = () => void this.worker.terminate().then(() => resolve());
+      const t = setTimeout(done, 5000);
+      this.worker.on('message', (m: { stopped?: boolean }) => {
+        if (m.stopped) {
+          clearTimeout(t);
+          done();
+        }
+      });
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ stop: true });
+    });
+    for (const r of this.applied.values()) r();
+    return this.stopped;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The forwarding engine's thread: its own store connection, its own sockets. The main thread tells
+ * it of changes (`changed`) and new commits (`poke`); it posts every retranslator's status back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStore } from '../store/index.ts';
+import { ForwardingEngine, type EngineOptions } from './engine.ts';
+
+const { dbFile, options } = workerData as { dbFile: string; options: EngineOptions & { statusMs: number } };
+const store = openStore(dbFile);
+const engine = new ForwardingEngine(store, options);
+engine.start();
+
+const post = () => parentPort!.postMessage({ statuses: engine.allStatuses() });
+const timer = setInterval(post, options.statusMs);
+
+parentPort!.on('message', async (m: { changed?: number; poke?: boolean; stop?: boolean }) => {
+  if (m.changed !== undefined) {
+    await engine.changed();
+    post();
+    parentPort!.postMessage({ applied: m.changed });
+  }
+  if (m.poke) engine.poke();
+  if (m.stop) {
+    clearInterval(timer);
+    await engine.stop();
+    store.close();
+    parentPort!.postMessage({ stopped: true });
+  }
+});
+parentPort!.postMessage({ ready: true });

@@ -1,0 +1,203 @@
+/**
+ * Retranslators, their tracker bindings with the durable forwarding cursors, and the forwarding
+ * log (migration 022). The API side (one user's rows) and the engine side (every enabled
+ * retranslator, batches of the log joined with the fixes) share this class.
+ */
+import type { DB } from './db.ts';
+
+export interface RetranslatorRow {
+  id: number;
+  user_id: number;
+  name: string;
+  protocol_id: number;
+  address: string;
+  port: number;
+  login: string;
+  password: string;
+  enabled: number;
+  version: number;
+  last_forwarded: number | null;
+}
+
+export interface RetranslatorFields {
+  name: string;
+  protocolId: number;
+  address: string;
+  port: number;
+  login: string;
+  password: string;
+  enabled: boolean;
+}
+
+export interface BindingRow {
+  retranslator_id: number;
+  tracker_id: number;
+  source_id: number;
+  fake_device_id: string | null;
+  cursor: number;
+  bound: number;
+  /** The tracker's device id (the forwarded identity unless a fake id is set). */
+  device_id: string;
+}
+
+/** One log entry with its fix, as the engine reads it. */
+export interface LoggedFixRow {
+  seq: number;
+  source_id: number;
+  time: number;
+  lat: number | null;
+  lng: number | null;
+  alt: number | null;
+  speed: number | null;
+  course: number | null;
+  satellites: number | null;
+  hdop: number | null;
+  precision: number | null;
+  flags: number;
+  received: number;
+  attrs: string | null;
+  odometer: number | null;
+  hours: number | null;
+  fuel_used: number | null;
+}
+
+const COLS = 'id, user_id, name, protocol_id, address, port, login, password, enabled, version, last_forwarded';
+
+export class RetranslatorStore {
+  private s;
+
+  constructor(private db: DB) {
+    this.s = {
+      list: db.prepare<[number], RetranslatorRow>(`SELECT ${COLS} FROM retranslators WHERE user_id = ? ORDER BY id`),
+      get: db.prepare<[number, number], RetranslatorRow>(`SELECT ${COLS} FROM retranslators WHERE id = ? AND user_id = ?`),
+      all: db.prepare<[], RetranslatorRow>(`SELECT ${COLS} FROM retranslators ORDER BY id`),
+      count: db.prepare<[number], number>('SELECT count(*) FROM retranslators WHERE user_id = ?').pluck(),
+      same: db.prepare<[number, string, number, string, number], number>(
+        'SELECT id FROM retranslators WHERE user_id = ? AND lower(address) = lower(?) AND port = ? AND login = ? AND id <> ?',
+      ).pluck(),
+      insert: db.prepare('INSERT INTO retranslators (user_id, name, protocol_id, address, port, login, password, enabled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      update: db.prepare(
+        'UPDATE retranslators SET name = ?, protocol_id = ?, address = ?, port = ?, login = ?, password = ?, enabled = ?, version = version + 1 WHERE id = ? AND user_id = ?',
+      ),
+      delete: db.prepare('DELETE FROM retranslators WHERE id = ? AND user_id = ?'),
+      bindings: db.prepare<[number], BindingRow>(
+        `SELECT b.retranslator_id, b.tracker_id, b.source_id, b.fake_device_id, b.cursor, b.bound, s.device_id
+         FROM retranslator_bindings b JOIN sources s ON s.id = b.source_id WHERE b.retranslator_id = ? ORDER BY b.tracker_id`,
+      ),
+      userBindings: db.prepare<[number], BindingRow>(
+        `SELECT b.retranslator_id, b.tracker_id, b.source_id, b.fake_device_id, b.cursor, b.bound, s.device_id
+         FROM retranslator_bindings b JOIN retranslators r ON r.id = b.retranslator_id JOIN sources s ON s.id = b.source_id
+         WHERE r.user_id = ? ORDER BY b.retranslator_id, b.tracker_id`,
+      ),
+      bind: db.prepare(
+        `INSERT INTO retranslator_bindings (retranslator_id, tracker_id, source_id, fake_device_id, cursor, bound)
+         VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM forward_log), ?)
+         ON CONFLICT (retranslator_id, tracker_id) DO UPDATE SET fake_device_id = excluded.fake_device_id`,
+      ),
+      unbind: db.prepare('DELETE FROM retranslator_bindings WHERE retranslator_id = ? AND tracker_id = ?'),
+      bump: db.prepare('UPDATE retranslators SET version = version + 1 WHERE id = ?'),
+      // The log's own high-water mark: AUTOINCREMENT never reuses a seq, even after pruning.
+      maxSeq: db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck(),
+      // CROSS JOIN keeps the log outermost: it is read in seq order and the read stops at the limit
+      // (the other order collects and sorts every entry of the window first).
+      batch: db.prepare<[number, number, number, number], LoggedFixRow>(
+        `SELECT l.seq, l.source_id, l.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision,
+                f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used
+         FROM forward_log l
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         CROSS JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
+         WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
+         ORDER BY l.seq LIMIT ?`,
+      ),
+      backlog: db.prepare<[number], number>(
+        `SELECT coalesce(sum((SELECT count(*) FROM forward_log l WHERE l.source_id = b.source_id AND l.seq > b.cursor)), 0)
+         FROM retranslator_bindings b WHERE b.retranslator_id = ?`,
+      ).pluck(),
+      minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
+      advance: db.prepare('UPDATE retranslator_bindings SET cursor = max(cursor, ?) WHERE retranslator_id = ? AND source_id = ?'),
+      lastForwarded: db.prepare('UPDATE retranslators SET last_forwarded = ? WHERE id = ?'),
+      globalMin: db.prepare<[], number | null>('SELECT min(cursor) FROM retranslator_bindings').pluck(),
+      prune: db.prepare('DELETE FROM forward_log WHERE seq IN (SELECT seq FROM forward_log WHERE seq <= ? ORDER BY seq LIMIT ?)'),
+    };
+  }
+
+  list(userId: number): RetranslatorRow[] {
+    return this.s.list.all(userId);
+  }
+  get(userId: number, id: number): RetranslatorRow | undefined {
+    return this.s.get.get(id, userId);
+  }
+  /** Every retranslator of every user (the engine). */
+  all(): RetranslatorRow[] {
+    return this.s.all.all();
+  }
+  count(userId: number): number {
+    return this.s.count.get(userId)!;
+  }
+  /** Another retranslator of the user with the same address (case-insensitive), port and login. */
+  sameTarget(userId: number, address: string, port: number, login: string, exceptId = 0): number | undefined {
+    return this.s.same.get(userId, address, port, login, exceptId);
+  }
+  create(userId: number, f: RetranslatorFields): number {
+    return Number(this.s.insert.run(userId, f.name, f.protocolId, f.address, f.port, f.login, f.password, f.enabled ? 1 : 0).lastInsertRowid);
+  }
+  update(userId: number, id: number, f: RetranslatorFields): boolean {
+    return this.s.update.run(f.name, f.protocolId, f.address, f.port, f.login, f.password, f.enabled ? 1 : 0, id, userId).changes > 0;
+  }
+  delete(userId: number, id: number): boolean {
+    return this.s.delete.run(id, userId).changes > 0;
+  }
+
+  bindings(retranslatorId: number): BindingRow[] {
+    return this.s.bindings.all(retranslatorId);
+  }
+  userBindings(userId: number): BindingRow[] {
+    return this.s.userBindings.all(userId);
+  }
+  /**
+   * Binds (or changes the fake id of) a tracker; a new binding starts at the log's end, so only
+   * fixes committed after it are forwarded.
+   */
+  bind(retranslatorId: number, trackerId: number, sourceId: number, fakeDeviceId: string | null, now: number): void {
+    this.db.transaction(() => {
+      this.s.bind.run(retranslatorId, trackerId, sourceId, fakeDeviceId, now);
+      this.s.bump.run(retranslatorId);
+    })();
+  }
+  unbind(retranslatorId: number, trackerId: number): boolean {
+    return this.db.transaction(() => {
+      const gone = this.s.unbind.run(retranslatorId, trackerId).changes > 0;
+      if (gone) this.s.bump.run(retranslatorId);
+      return gone;
+    })();
+  }
+
+  // ---- the engine's side
+
+  maxSeq(): number {
+    return this.s.maxSeq.get()!;
+  }
+  /** Up to `limit` entries after `after` (and at most `upTo`) not yet acknowledged, in arrival order, with their fixes. */
+  batch(retranslatorId: number, after: number, upTo: number, limit: number): LoggedFixRow[] {
+    return this.s.batch.all(retranslatorId, after, upTo, limit);
+  }
+  /** Fixes waiting for the retranslator's receiver. */
+  backlog(retranslatorId: number): number {
+    return this.s.backlog.get(retranslatorId)!;
+  }
+  minCursor(retranslatorId: number): number | null {
+    return this.s.minCursor.get(retranslatorId) ?? null;
+  }
+  /** After an acknowledgement: each source's cursor moves up to the highest acknowledged seq (never back). */
+  advance(retranslatorId: number, cursors: Map<number, number>, lastFixTime: number): void {
+    this.db.transaction(() => {
+      for (const [sourceId, seq] of cursors) this.s.advance.run(seq, retranslatorId, sourceId);
+      this.s.lastForwarded.run(lastFixTime, retranslatorId);
+    })();
+  }
+  /** Drops up to `limit` log entries every cursor has passed; answers how many. */
+  prune(limit: number): number {
+    const min = this.s.globalMin.get() ?? this.maxSeq();
+    return this.s.prune.run(min, limit).changes;
+  }
+}
