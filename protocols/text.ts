@@ -66,3 +66,11 @@ export function num(value: string | undefined): number | undefined {
 }
 
 export const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
+
+/** Wi-Fi access points as the `wifi` attribute: `mac,rssi` entries (MAC as `aa:bb:...`) joined by `;`. */
+export function wifiAttribute(points: Array<{ mac: string; rssi?: number }>): string {
+  return points.map((p) => `${p.mac.toLowerCase()}${p.rssi !== undefined ? `,${p.rssi}` : ''}`).join(';');
+}
+
+/** `aabbccddeeff` -> `aa:bb:cc:dd:ee:ff`. */
+export const macColons = (hex: string): string => hex.replace(/(..)(?!$)/g, '$1:');
