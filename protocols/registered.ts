@@ -13,6 +13,7 @@ export { protocol as huasheng } from './huasheng.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as megastek } from './megastek.ts';
 export { protocol as meitrack } from './meitrack.ts';
+export { protocol as minifinder } from './minifinder.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as suntech } from './suntech.ts';
