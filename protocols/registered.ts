@@ -23,5 +23,6 @@ export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as totem } from './totem.ts';
 export { protocol as trv } from './trv.ts';
+export { protocol as v680 } from './v680.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
