@@ -11,6 +11,7 @@ export { protocol as gps103 } from './gps103.ts';
 export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
 export { protocol as huasheng } from './huasheng.ts';
+export { protocol as intellitrac } from './intellitrac.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as megastek } from './megastek.ts';
 export { protocol as meitrack } from './meitrack.ts';
