@@ -4,6 +4,7 @@
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
 export { protocol as box } from './box.ts';
+export { protocol as calamp } from './calamp.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as galileo } from './galileo.ts';
