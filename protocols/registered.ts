@@ -25,6 +25,7 @@ export { protocol as suntech } from './suntech.ts';
 export { protocol as t55 } from './t55.ts';
 export { protocol as telic } from './telic.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
+export { protocol as tk102 } from './tk102.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as totem } from './totem.ts';
 export { protocol as trv } from './trv.ts';
