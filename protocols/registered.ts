@@ -8,6 +8,7 @@ export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
+export { protocol as freematics } from './freematics.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as gps103 } from './gps103.ts';
