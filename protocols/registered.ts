@@ -3,6 +3,7 @@
  * The export name is the protocol's name (a test checks it). Ports, listeners, the CLI's check, the
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
+export { protocol as adm } from './adm.ts';
 export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
