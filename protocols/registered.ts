@@ -7,6 +7,7 @@ export { protocol as adm } from './adm.ts';
 export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
+export { protocol as dualcam } from './dualcam.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as freematics } from './freematics.ts';
