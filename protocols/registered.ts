@@ -23,6 +23,7 @@ export { protocol as megastek } from './megastek.ts';
 export { protocol as meitrack } from './meitrack.ts';
 export { protocol as minifinder } from './minifinder.ts';
 export { protocol as osmand } from './osmand.ts';
+export { protocol as piligrim } from './piligrim.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as suntech } from './suntech.ts';
 export { protocol as t55 } from './t55.ts';
