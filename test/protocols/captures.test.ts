@@ -11,10 +11,11 @@ const protocols = await loadProtocols();
 
 /**
  * Encoder settings of a command line: its `encoder_config`, plus `alternative: true` for lines of
- * a source test method named `...Alternative` (that test built its encoder in the alternative mode).
+ * a source test method named `...Alternative` (that test built its encoder in the alternative mode), and
+ * `sms: true` for `...SmsEncode` (that test built the SMS form of the encoder).
  */
 function encoderConfig(l: { group: string; encoder_config?: Record<string, unknown> }): Record<string, unknown> {
-  return { ...(/Alternative$/.test(l.group) ? { alternative: true } : {}), ...(l.encoder_config ?? {}) };
+  return { ...(/Alternative$/.test(l.group) ? { alternative: true } : {}), ...(/SmsEncode$/.test(l.group) ? { sms: true } : {}), ...(l.encoder_config ?? {}) };
 }
 const counts: string[] = [];
 afterAll(() => {

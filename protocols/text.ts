@@ -1,0 +1,76 @@
+/**
+ * Helpers shared by the line-based text protocols: a delimiter framer, NMEA coordinates and
+ * the dates and times these protocols spell in a dozen ways.
+ */
+import { nmeaDegrees } from './binary.ts';
+import { DecodeError, FrameError, type Framer } from './types.ts';
+
+/**
+ * Frames end at any of `delimiters` (bytes); the delimiter is kept in the frame when `keep` says so.
+ * Leading delimiters (the LF after a CR) are skipped. More than `max` bytes without one is garbage.
+ */
+export function delimitedFramer(name: string, delimiters: number[], max: number, keep = false): Framer {
+  const ends = new Uint8Array(256);
+  for (const d of delimiters) ends[d] = 1;
+  return {
+    next(buffer) {
+      let start = 0;
+      while (start < buffer.length && ends[buffer[start]] && !keep) start++;
+      const limit = Math.min(buffer.length, start + max + 1);
+      for (let i = start; i < limit; i++) {
+        if (ends[buffer[i]]) return { frame: buffer.subarray(start, keep ? i + 1 : i), consumed: i + 1 };
+      }
+      if (buffer.length - start > max) throw new FrameError(`${name}: no delimiter within ${max} bytes`);
+      return null;
+    },
+  };
+}
+
+/** NMEA `ddmm.mmmm` (or `dddmm.mmmm`) with its hemisphere letter; throws on nonsense. */
+export function nmeaCoordinate(value: string, hemisphere: string, what = 'coordinate'): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new DecodeError(`bad ${what}`);
+  const deg = nmeaDegrees(Number(value));
+  if (deg > 180) throw new DecodeError(`${what} out of range`);
+  return hemisphere === 'S' || hemisphere === 'W' ? -deg : deg;
+}
+
+/** UTC instant from two-digit-year parts; throws when a part is out of range. */
+export function utc(year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0): number {
+  if (year < 100) year += 2000;
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && h < 24 && m < 60 && s < 61)) throw new DecodeError('bad date');
+  return Date.UTC(year, month - 1, day, h, m, s, ms);
+}
+
+/** A time of day (UTC) placed on the day nearest to `now`: for messages that carry no date. */
+export function timeOfDay(now: number, h: number, m: number, s: number, ms = 0): number {
+  if (!(h < 24 && m < 60 && s < 61)) throw new DecodeError('bad time');
+  const day = Math.floor(now / 86_400_000) * 86_400_000;
+  let t = day + ((h * 60 + m) * 60 + s) * 1000 + ms;
+  if (t - now > 12 * 3_600_000) t -= 86_400_000;
+  else if (now - t > 12 * 3_600_000) t += 86_400_000;
+  return t;
+}
+
+/** `hhmmss[.sss]` as its parts. */
+export function hms(value: string): [number, number, number, number] {
+  const m = /^(\d\d)(\d\d)(\d\d)(?:\.(\d+))?$/.exec(value);
+  if (!m) throw new DecodeError('bad time');
+  return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ? Math.round(Number(`0.${m[4]}`) * 1000) : 0];
+}
+
+/** Number of a field, or undefined when empty or not a number. */
+export function num(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
+
+/** Wi-Fi access points as the `wifi` attribute: `mac,rssi` entries (MAC as `aa:bb:...`) joined by `;`. */
+export function wifiAttribute(points: Array<{ mac: string; rssi?: number }>): string {
+  return points.map((p) => `${p.mac.toLowerCase()}${p.rssi !== undefined ? `,${p.rssi}` : ''}`).join(';');
+}
+
+/** `aabbccddeeff` -> `aa:bb:cc:dd:ee:ff`. */
+export const macColons = (hex: string): string => hex.replace(/(..)(?!$)/g, '$1:');
