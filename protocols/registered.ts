@@ -25,4 +25,5 @@ export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
+export { protocol as wondex } from './wondex.ts';
 export { protocol as xexun } from './xexun.ts';
