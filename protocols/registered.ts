@@ -27,3 +27,4 @@ export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
 export { protocol as wondex } from './wondex.ts';
 export { protocol as xexun } from './xexun.ts';
+export { protocol as xirgo } from './xirgo.ts';
