@@ -16,6 +16,7 @@ export { protocol as its } from './its.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as meiligao } from './meiligao.ts';
 export { protocol as meitrack } from './meitrack.ts';
+export { protocol as mictrack } from './mictrack.ts';
 export { protocol as minifinder2 } from './minifinder2.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as ruptela } from './ruptela.ts';
