@@ -13,6 +13,7 @@ export { protocol as gps103 } from './gps103.ts';
 export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
 export { protocol as its } from './its.ts';
+export { protocol as jmak } from './jmak.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as l100 } from './l100.ts';
 export { protocol as meiligao } from './meiligao.ts';
