@@ -26,6 +26,7 @@ export { protocol as starlink } from './starlink.ts';
 export { protocol as suntech } from './suntech.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
+export { protocol as topflytech } from './topflytech.ts';
 export { protocol as tr20 } from './tr20.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
