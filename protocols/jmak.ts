@@ -8,7 +8,8 @@
  * 25 device time (ms), 26 fix valid, 27 IO bits, 28 driver id, 29..34 message fields.
  * CAN mask: 0 odometer km, 1 engine hours, 2 speed, 3 rpm, 4 status, 5 -, 6 throttle, 7 -, 8 fuel level,
  * 9 -, 10 autonomy, 11 -, 12 fuel consumption, 13 fuel used, 14 oil temperature.
- * Other messages (`{...`, `^...`) are only acknowledged.
+ * JSON reports (`{"imei":..,"ts":<ms>,"gps":[lat,lon],"alt","speed","nsat","hdop","azi","ive","bat","odomt","hourmt",...}`)
+ * carry the same values by name; binary ones (`^...`) are only acknowledged.
  */
 import { Attr, indexed } from './attributes.ts';
 import { FrameError, type AttrValue, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
@@ -128,9 +129,42 @@ function decodeCan(values: string[], a: Record<string, AttrValue>): void {
   }
 }
 
+/** The JSON form: the same values under short names. */
+function decodeJson(s: string): DecodeResult {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(s) as Record<string, unknown>;
+  } catch {
+    return { reply: ACK };
+  }
+  const n = (key: string) => (typeof o[key] === 'number' && Number.isFinite(o[key]) ? (o[key] as number) : undefined);
+  const imei = n('imei');
+  const gps = Array.isArray(o.gps) ? (o.gps as unknown[]) : [];
+  const [lat, lng] = gps.map((v) => (typeof v === 'number' ? v : NaN));
+  if (imei === undefined || !Number.isInteger(imei)) return { reply: ACK };
+  const rec: DeviceRecord = { attributes: {} };
+  const a = rec.attributes;
+  const ts = n('ts');
+  if (ts !== undefined) rec.time = ts;
+  if (Math.abs(lat) <= 90 && Math.abs(lng) <= 180) Object.assign(rec, { lat, lng, valid: n('fix') === undefined || n('fix')! >= 1 });
+  const fields: Array<[string, (v: number) => void]> = [
+    ['alt', (v) => (rec.altitude = v)], ['speed', (v) => (rec.speed = v)], ['nsat', (v) => (rec.satellites = v)], ['hdop', (v) => (rec.hdop = v)],
+    ['azi', (v) => (rec.course = v % 360)], ['rssi', (v) => (a[Attr.rssi] = v)], ['ive', (v) => (a[Attr.ignition] = v === 1)],
+    ['bckup', (v) => (a.backup = v === 1)], ['hourmt', (v) => (a[Attr.hours] = v * 3_600_000)], ['odomt', (v) => (a[Attr.odometer] = v * 1000)],
+    ['bat', (v) => (a[Attr.battery] = v / 1000)], ['vin', (v) => (a[Attr.power] = v / 1000)], ['cnt', (v) => (a[indexed.count(1)] = v)],
+  ];
+  for (const [key, set] of fields) {
+    const v = n(key);
+    if (v !== undefined) set(v);
+  }
+  if (typeof o.ope === 'string' && o.ope) a[Attr.operator] = o.ope;
+  return { deviceId: String(imei), records: [rec], reply: ACK };
+}
+
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const s = frame.toString('latin1').trim();
-  if (s.startsWith('{') || s.startsWith('^')) return { reply: ACK };
+  if (s.startsWith('{')) return decodeJson(s);
+  if (s.startsWith('^')) return { reply: ACK };
   if (!s.startsWith('~')) return {};
   const [event, can] = s.slice(1).replace(/\$$/, '').split('|');
   const values = event.split(';');

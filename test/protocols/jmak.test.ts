@@ -12,6 +12,7 @@ describe('jmak', () => {
   it('acknowledges reports and other messages with ACK', () => {
     expect(decode(REPORT).reply?.toString()).toBe('ACK');
     expect(decode('{"cnt":10610}')).toEqual({ reply: Buffer.from('ACK') });
+    expect(decode('^\x00\x01$')).toEqual({ reply: Buffer.from('ACK') });
   });
   it('decodes the fields its mask announces, and the CAN part', () => {
     const { deviceId, records } = decode(REPORT);
@@ -23,6 +24,13 @@ describe('jmak', () => {
       count1: 8224, rssi: 31, ignition: true, backup: false, hours: 211 * 3600000, odometer: 4740, power: 11.75, battery: 3.875,
       operator: 'TIMB', in1: true, in2: false, out1: false, out2: true, obdOdometer: 180000, obdSpeed: 208, rpm: 190, throttle: 50, fuelLevel: 8,
     });
+  });
+  it('decodes the JSON form', () => {
+    const { deviceId, records } = decode(
+      '{"cnt":10610,"ts":1751026130545,"gps":[-19.88249,-43.97855],"alt":850.40,"speed":0.00,"nsat":18,"hdop":0.87,"azi":0.00,"ive":0,"rssi":31,"evt":{},"bckup":0,"hourmt":61.25,"odomt":4.88,"fix":1,"ope":"TIMB","bat":3882,"vin":0,"imei":868695060715016}',
+    );
+    expect(deviceId).toBe('868695060715016');
+    expect(records![0]).toMatchObject({ time: 1751026130545, valid: true, lat: -19.88249, lng: -43.97855, altitude: 850.4, satellites: 18, attributes: { ignition: false, odometer: 4880, battery: 3.882, hours: 61.25 * 3600000, operator: 'TIMB' } });
   });
   it('frames text, binary and JSON messages', () => {
     const next = (s: string) => protocol.createFramer!().next(Buffer.from(s, 'latin1'));
