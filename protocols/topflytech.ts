@@ -1,0 +1,63 @@
+/**
+ * Topflytech (T8803 and compatible, TK103-style) text protocol:
+ * `(<id><command>...<yymmdd><hhmmss><A|V><ddmm.mmmm><N|S><dddmm.mmmm><E|W><speed ddd.d><course>...)`.
+ * Devices expect no answer.
+ */
+import { knotsToKmh } from './binary.ts';
+import { FrameError, type DecodeContext, type DecodeResult, type Framer, type Protocol } from './types.ts';
+
+const MAX_FRAME = 1024;
+
+/** Messages run from `(` to `)`. */
+function createFramer(): Framer {
+  return {
+    next(buffer) {
+      const start = buffer.indexOf(0x28);
+      if (start < 0) {
+        if (buffer.length > MAX_FRAME) throw new FrameError('topflytech: no message start');
+        return null;
+      }
+      const end = buffer.indexOf(0x29, start);
+      if (end < 0) {
+        if (buffer.length - start > MAX_FRAME) throw new FrameError('topflytech: message too long');
+        return null;
+      }
+      return { frame: buffer.subarray(start, end + 1), consumed: end + 1 };
+    },
+  };
+}
+
+const REPORT = /^\((\d{1,20})[^)]*?(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)([AV])(\d\d)(\d\d\.\d{4})([NS])(\d{3})(\d\d\.\d{4})([EW])(\d{3}\.\d)(\d+\.\d+)/;
+
+function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
+  const m = REPORT.exec(frame.toString('latin1'));
+  if (!m) return {};
+  const [, id, yy, mo, dd, hh, mi, ss, validity, latD, latM, ns, lngD, lngM, ew, speed, course] = m;
+  const lat = (Number(latD) + Number(latM) / 60) * (ns === 'S' ? -1 : 1);
+  const lng = (Number(lngD) + Number(lngM) / 60) * (ew === 'W' ? -1 : 1);
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: id };
+  return {
+    deviceId: id,
+    records: [
+      {
+        time: Date.UTC(2000 + Number(yy), Number(mo) - 1, Number(dd), Number(hh), Number(mi), Number(ss)),
+        valid: validity === 'A',
+        lat,
+        lng,
+        speed: knotsToKmh(Number(speed)),
+        course: Number(course) % 360,
+        attributes: {},
+      },
+    ],
+  };
+}
+
+export const protocol: Protocol = {
+  name: 'topflytech',
+  defaultPort: 5047,
+  transports: ['tcp'],
+  maxFrameSize: MAX_FRAME,
+  createFramer,
+  decode,
+  carriesText: false,
+};
