@@ -26,9 +26,10 @@ import { departmentCalls } from './department.ts';
 import { trackCalls } from './track.ts';
 import { statusCalls } from './status.ts';
 import { deliveryCalls } from './delivery.ts';
+import { mapLayerCalls } from './map-layer.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...mapLayerCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';

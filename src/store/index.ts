@@ -19,6 +19,7 @@ import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
+import { MapLayerStore } from './map-layers.ts';
 
 export interface Store {
   users: UserStore;
@@ -39,6 +40,7 @@ export interface Store {
   deviceState: DeviceStateStore;
   tracks: TrackStore;
   statuses: StatusStore;
+  mapLayers: MapLayerStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -68,6 +70,7 @@ export function openStore(file: string): Store {
     deviceState: new DeviceStateStore(db),
     tracks: new TrackStore(db),
     statuses: new StatusStore(db),
+    mapLayers: new MapLayerStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
