@@ -362,6 +362,6 @@ export const protocol: Protocol = {
   createFramer,
   decode,
   commands: ['custom'],
-  carriesText: true,
+  carriesText: false,
   encode,
 };
