@@ -21,6 +21,7 @@ export { protocol as t800x } from './t800x.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as tlt2h } from './tlt2h.ts';
+export { protocol as topin } from './topin.ts';
 export { protocol as tramigo } from './tramigo.ts';
 export { protocol as upro } from './upro.ts';
 export { protocol as watch } from './watch.ts';
