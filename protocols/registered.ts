@@ -16,6 +16,7 @@ export { protocol as laipac } from './laipac.ts';
 export { protocol as meitrack } from './meitrack.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as ruptela } from './ruptela.ts';
+export { protocol as startek } from './startek.ts';
 export { protocol as suntech } from './suntech.ts';
 export { protocol as t800x } from './t800x.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
