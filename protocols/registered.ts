@@ -16,6 +16,7 @@ export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as laipac } from './laipac.ts';
 export { protocol as meitrack } from './meitrack.ts';
 export { protocol as osmand } from './osmand.ts';
+export { protocol as pt60 } from './pt60.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as startek } from './startek.ts';
 export { protocol as suntech } from './suntech.ts';
