@@ -4,6 +4,7 @@
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
 export { protocol as aplicom } from './aplicom/index.ts';
+export { protocol as dmt } from './dmt.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gl200 } from './gl200/index.ts';
