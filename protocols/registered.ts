@@ -6,6 +6,7 @@
 export { protocol as aplicom } from './aplicom/index.ts';
 export { protocol as dmt } from './dmt.ts';
 export { protocol as egts } from './egts.ts';
+export { protocol as flespi } from './flespi.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as gotop } from './gotop.ts';
