@@ -6,6 +6,7 @@
 import { DomainError, type ErrorCode } from '../core/errors.ts';
 import type { ZonePoint } from '../store/zones.ts';
 import { kmlText, parseKml, type KmlZone, type UploadBytes } from './kml.ts';
+import { layerKml } from './map-layer.ts';
 import { readPlacesCsv, type CsvRow } from './places-csv.ts';
 
 /** zone/upload: the zones of a KML/KMZ, either as the dry run's JSON list or packed for storing. */
@@ -23,7 +24,13 @@ export interface PlacesCsvTask {
   file: UploadBytes;
 }
 
-export type UploadTask = KmlTask | PlacesCsvTask;
+/** map_layer/upload: the validated KML text of a layer. */
+export interface MapLayerTask {
+  kind: 'map-layer';
+  file: UploadBytes;
+}
+
+export type UploadTask = KmlTask | PlacesCsvTask | MapLayerTask;
 
 /**
  * Zones without point objects: 500,000 points as objects would cost the main thread a long pause to
@@ -37,7 +44,7 @@ export interface PackedZones {
 }
 
 /** `preview`: the dry run's `"list":[...]` answer member as UTF-8 bytes, encoded here so the main thread only copies them. */
-export type UploadResult = { preview: Uint8Array } | { packed: PackedZones } | { rows: CsvRow[] };
+export type UploadResult = { preview: Uint8Array } | { packed: PackedZones } | { rows: CsvRow[] } | { kml: string };
 export type UploadAnswer = { ok: true; result: UploadResult } | { ok: false; code: ErrorCode; extra: Record<string, unknown>; description: string };
 
 export function runUploadTask(task: UploadTask): UploadAnswer {
@@ -51,6 +58,7 @@ export function runUploadTask(task: UploadTask): UploadAnswer {
 
 function run(task: UploadTask): UploadResult {
   if (task.kind === 'places-csv') return { rows: readPlacesCsv(task.file) };
+  if (task.kind === 'map-layer') return { kml: layerKml(task.file) };
   const zones = parseKml(kmlText(task.file), task.defaultRadius);
   return task.preview ? { preview: new TextEncoder().encode(`"list":${JSON.stringify(zones.map(preview))}`) } : { packed: pack(zones) };
 }

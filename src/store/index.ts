@@ -28,6 +28,7 @@ import { FileFactsStore } from './file-facts.ts';
 import { FileStore } from './files.ts';
 import { CheckinStore } from './checkins.ts';
 import { RetranslatorStore } from './retranslators.ts';
+import { MapLayerStore } from './map-layers.ts';
 
 export interface Store {
   users: UserStore;
@@ -57,6 +58,7 @@ export interface Store {
   files: FileStore;
   checkins: CheckinStore;
   retranslators: RetranslatorStore;
+  mapLayers: MapLayerStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -137,6 +139,7 @@ export function openStore(file: string): Store {
     files: new FileStore(db),
     checkins: new CheckinStore(db),
     retranslators: new RetranslatorStore(db),
+    mapLayers: new MapLayerStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
