@@ -15,6 +15,7 @@ export { protocol as meitrack } from './meitrack.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as suntech } from './suntech.ts';
+export { protocol as taip } from './taip.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as watch } from './watch.ts';
