@@ -4,6 +4,7 @@
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
 export { protocol as castel } from './castel.ts';
+export { protocol as eelink } from './eelink.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gl200 } from './gl200/index.ts';
