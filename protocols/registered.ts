@@ -3,6 +3,7 @@
  * The export name is the protocol's name (a test checks it). Ports, listeners, the CLI's check, the
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
+export { protocol as atrack } from './atrack/index.ts';
 export { protocol as castel } from './castel.ts';
 export { protocol as eelink } from './eelink.ts';
 export { protocol as egts } from './egts.ts';
