@@ -5,6 +5,7 @@
  */
 export { protocol as atrack } from './atrack/index.ts';
 export { protocol as castel } from './castel.ts';
+export { protocol as cguard } from './cguard.ts';
 export { protocol as eelink } from './eelink.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as galileo } from './galileo.ts';
