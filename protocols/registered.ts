@@ -23,5 +23,6 @@ export { protocol as taip } from './taip.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as ulbotech } from './ulbotech.ts';
+export { protocol as vt200 } from './vt200.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
