@@ -15,6 +15,7 @@ export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as meitrack } from './meitrack.ts';
+export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as pt502 } from './pt502.ts';
 export { protocol as ruptela } from './ruptela.ts';
