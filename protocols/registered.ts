@@ -13,6 +13,7 @@ export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as gps103 } from './gps103.ts';
 export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
+export { protocol as ivt401 } from './ivt401.ts';
 export { protocol as jt808 } from './jt808/index.ts';
 export { protocol as meitrack } from './meitrack.ts';
 export { protocol as mobilogix } from './mobilogix.ts';
