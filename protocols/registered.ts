@@ -9,6 +9,7 @@ export { protocol as cguard } from './cguard.ts';
 export { protocol as eelink } from './eelink.ts';
 export { protocol as egts } from './egts.ts';
 export { protocol as galileo } from './galileo.ts';
+export { protocol as gl100 } from './gl100.ts';
 export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as gps103 } from './gps103.ts';
 export { protocol as gt06 } from './gt06/index.ts';
