@@ -84,6 +84,8 @@ describe.each(protocols.map((p) => [p.name, p] as const))('%s captures', (name, 
             deviceId: l.device_unique_id ?? '123456789012345',
             now: COMMAND_NOW,
             config: encoderConfig(l),
+            // a source test method named `...Udp` encoded for a device on UDP
+            ...(/Udp$/.test(l.group) ? { transport: 'udp' as const } : {}),
           });
           got = bytes.toString('hex');
         } catch (e) {

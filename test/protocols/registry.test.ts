@@ -43,6 +43,7 @@ describe('the registry', () => {
     expect(DEFAULT_PROTOCOL_PORTS).toMatchObject({
       teltonika: 5027, gt06: 5023, h02: 5013, gl200: 5004, gps103: 5001, tk103: 5002, meitrack: 5020, suntech: 5011,
       jt808: 5015, ruptela: 5046, wialon: 5039, osmand: 5055, watch: 5093, galileo: 5034, egts: 5162,
+      castel: 5086, taip: 5031, eelink: 5064, atrack: 5044, ulbotech: 5072, pt502: 5017, cguard: 5123, vt200: 5143, mobilogix: 5216, ivt401: 5153, gl100: 5003,
     });
   });
 
