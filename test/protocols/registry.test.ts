@@ -13,6 +13,7 @@ import type { Protocol } from '../../protocols/types.ts';
 import { PROTOCOLS_DOC, protocolTable, withProtocolTable } from '../../src/protocol-docs.ts';
 import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../../src/config.ts';
 import { loadProtocols } from './load.ts';
+import { capturesDir } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const protocolsDir = join(root, 'protocols');
@@ -39,12 +40,16 @@ describe('the registry', () => {
     expect(found.sort()).toEqual([...PROTOCOLS.keys()].sort());
   });
 
-  it('keeps the conventional ports of the design', () => {
-    expect(DEFAULT_PROTOCOL_PORTS).toMatchObject({
-      teltonika: 5027, gt06: 5023, h02: 5013, gl200: 5004, gps103: 5001, tk103: 5002, meitrack: 5020, suntech: 5011,
-      jt808: 5015, ruptela: 5046, wialon: 5039, osmand: 5055, watch: 5093, galileo: 5034, egts: 5162,
-      castel: 5086, taip: 5031, eelink: 5064, atrack: 5044, ulbotech: 5072, pt502: 5017, cguard: 5123, vt200: 5143, mobilogix: 5216, ivt401: 5153, gl100: 5003,
-    });
+  it('listens on each protocol\'s conventional port and transports (the captures\' INDEX.md)', () => {
+    const index = readFileSync(join(capturesDir, 'INDEX.md'), 'utf8');
+    const conventional = new Map([...index.matchAll(/^\| ([a-z0-9]+) \| (\d+) \| ([a-z, ]+?)(?: \(HTTP\))? \|$/gm)].map((m) => [m[1], { port: Number(m[2]), listens: m[3] }]));
+    for (const [name, p] of PROTOCOLS) {
+      const c = conventional.get(name);
+      expect(c, `${name} in INDEX.md`).toBeDefined();
+      expect({ name, port: DEFAULT_PROTOCOL_PORTS[name] }).toEqual({ name, port: c!.port });
+      // Each transport INDEX.md lists is served (HTTP protocols listen over TCP as HTTP).
+      for (const t of c!.listens.split(', ')) expect(t === 'tcp' ? p.transports.some((x) => x === 'tcp' || x === 'http') : p.transports.includes(t as 'udp'), `${name} over ${t}`).toBe(true);
+    }
   });
 
   it('gives the config a port and an FSM_<NAME>_PORT variable for every registered protocol', () => {
