@@ -11,7 +11,7 @@ import { formView } from '../forms/view.ts';
 import type { FastifyRequest } from 'fastify';
 import { FORM_ORDER_KEYS, FORM_PERIODS, FORM_TEXT_FILTERS, type FormListRow, type FormPeriod, type FormRow, type FormTextFilter } from '../store/forms.ts';
 import type { Store } from '../store/index.ts';
-import { GeoAtPoint } from '../telemetry/geofence/at-point.ts';
+import { areasAt } from '../telemetry/geofence/at-point.ts';
 import { dateTime } from '../tasks/input.ts';
 import { baseUrl, fileView } from './file.ts';
 import { defineCall, type Services } from './kernel.ts';
@@ -96,14 +96,6 @@ const listParams = z.object({
   limit: z.number().int().min(0).max(1000).nullable().optional(),
 });
 
-/** One index of zones and places per store, cached here (rebuilt when a zone or place changes). */
-const geoByStore = new WeakMap<Store, GeoAtPoint>();
-function geoAt(store: Store): GeoAtPoint {
-  let g = geoByStore.get(store);
-  if (!g) geoByStore.set(store, (g = new GeoAtPoint({ geoVersion: () => store.forms.areasVersion(), geoRows: () => store.forms.areaRows() })));
-  return g;
-}
-
 const list = defineCall({
   path: 'task/form/list',
   summary: 'Task forms of a template and/or of given tasks, with task, tracker, employee and the places and zones at the submit location.',
@@ -152,7 +144,7 @@ const list = defineCall({
 
 function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: string): Array<Record<string, unknown>> {
   const when = (ms: number | null) => (ms === null ? null : formatDateTime(ms, tz));
-  const hits = geoAt(store).atAll(ownerId, rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : { lat: r.submit_lat, lng: r.submit_lng })));
+  const hits = areasAt(store).atAll(ownerId, rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : { lat: r.submit_lat, lng: r.submit_lng })));
   const zoneLabels = store.forms.geoLabels(ownerId, 'zone', [...new Set(hits.flatMap((h) => h?.zones ?? []))]);
   const placeLabels = store.forms.geoLabels(ownerId, 'place', [...new Set(hits.flatMap((h) => h?.places ?? []))]);
   return rows.map((r, i) => {

@@ -247,8 +247,9 @@ describe('submissions (submitForm, as the field app calls it) and task/form/valu
       [pic, spare, pdf, pending].map((fid) => [fid, [{ type: 'form_field', form_id: form.id, field_id: 'pics', submitted: fid === pic }]]),
     );
     expect(r.body.files[0]).toEqual({
-      id: pic, storage_id: null, user_id: ann.id, type: 'image', created: expect.any(String), uploaded: expect.any(String), name: 'photo.jpg', size: 1234, mime_type: 'image/jpeg',
-      metadata: null, state: 'uploaded', download_url: null, bindings: [{ type: 'form_field', form_id: form.id, field_id: 'pics', submitted: true }], previews: [],
+      id: pic, storage_id: pic, user_id: ann.id, type: 'image', created: expect.any(String), uploaded: expect.any(String), name: 'photo.jpg', size: 1234, mime_type: 'image/jpeg',
+      // The fixture row has no preview made (its bytes were never uploaded through the upload route).
+      metadata: null, state: 'uploaded', download_url: `${s.url}/v2/file/download/${pic}`, bindings: [{ type: 'form_field', form_id: form.id, field_id: 'pics', submitted: true }], previews: [],
     });
     // Resubmitting with another photo moves the marks.
     await submit(form.id, { ...good, pics: { type: 'photo', file_ids: [spare] } });

@@ -6,6 +6,7 @@
  * for here) and count its own version (task/form/list's: zones and places only, migration 019).
  */
 import type { GeoSnapshot } from '../../store/geo.ts';
+import type { Store } from '../../store/index.ts';
 import { GeoIndex } from './index.ts';
 
 export interface GeoSource {
@@ -48,4 +49,15 @@ function hitsAt(index: GeoIndex, ownerId: number, lat: number, lng: number): { z
     else if (hit.kind === 'place') places.push(hit.id);
   }
   return { zones: zones.sort((a, b) => a - b), places: places.sort((a, b) => a - b) };
+}
+
+/**
+ * The one index of zones and places at a point per store (task/form/list, check-ins), rebuilt only
+ * when a zone or place changes (the `geo_areas` version of migration 019; task zones never count).
+ */
+const perStore = new WeakMap<Store, GeoAtPoint>();
+export function areasAt(store: Store): GeoAtPoint {
+  let g = perStore.get(store);
+  if (!g) perStore.set(store, (g = new GeoAtPoint({ geoVersion: () => store.forms.areasVersion(), geoRows: () => store.forms.areaRows() })));
+  return g;
 }
