@@ -144,7 +144,9 @@ export function openStore(file: string): Store {
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
     authVersions: new AuthVersions(db),
-    transaction: (fn) => db.transaction(fn)(),
+    // IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the first read, so a
+    // transaction never fails with SQLITE_BUSY when another connection committed after it read.
+    transaction: (fn) => db.transaction(fn).immediate(),
     snapshot: (fn) => db.transaction(fn).deferred(),
     analyze: () => void db.exec('ANALYZE'),
     backup: (file, onProgress) => backupDatabase(db, file, onProgress),
