@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
+import Database from '../src/store/sqlite.ts';
 import { createUser } from '../src/accounts/accounts.ts';
 import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';

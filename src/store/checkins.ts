@@ -4,7 +4,7 @@
  * A list reads ids in the sort order (from an index where one fits), cut by LIMIT/OFFSET, then the
  * page's rows; the count is one COUNT over the same terms.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './sqlite.ts';
 import type { Condition, SortKey } from '../core/conditions.ts';
 import { EARTH_RADIUS_M } from '../core/geo.ts';
 import type { DB } from './db.ts';

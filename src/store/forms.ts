@@ -2,7 +2,7 @@
  * Forms (migrations 018, 019; docs/forms.md): a copy of a template attached to a task (or made for
  * a check-in), its submitted values and submit location, and task/form/list's query.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
 import type { GeoSnapshot } from './geo.ts';

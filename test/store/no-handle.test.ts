@@ -33,4 +33,11 @@ describe('the store keeps its handle', () => {
       .filter((f) => sql.test(readFileSync(join(root, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
+  it('only src/store/sqlite.ts loads the SQLite binding (it picks the one that works on the running Node)', () => {
+    const loaders = ['src', 'workers', 'bench', 'test']
+      .flatMap(files)
+      .filter((f) => f !== 'src/store/sqlite.ts' && f !== 'test/store/no-handle.test.ts')
+      .filter((f) => /from 'better-sqlite3(-napi)?'|require\('better-sqlite3/.test(readFileSync(join(root, f), 'utf8')));
+    expect(loaders).toEqual([]);
+  });
 });
