@@ -9,14 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/accounts/accounts.ts';
-import { loadConfig } from '../src/config.ts';
-import { createMailer } from '../src/mail/mailer.ts';
-import { runSimulation } from '../src/simulator/index.ts';
-import { openStore } from '../src/store/index.ts';
 import { fsm } from './helpers/cli.ts';
 import { openSql } from './helpers/sql.ts';
-import { startChildServer, stopChildServers } from './helpers/child-server.ts';
+import { seedFleet, startChildServer, stopChildServers, streamFleet } from './helpers/child-server.ts';
+
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dirs: string[] = [];
@@ -43,32 +39,16 @@ function fsmAsync(dataDir: string, ...args: string[]): Promise<{ code: number | 
 describe('npm run fsm -- backup', () => {
   it('copies the live database during ingest; a server started on the copy has every fix acknowledged before it began', async () => {
     const dataDir = tempDir('fsm-backup-');
-    const config = loadConfig({ FSM_DATA_DIR: dataDir });
-    const deviceIds = Array.from({ length: 10 }, (_, i) => `35${String(i + 1).padStart(13, '0')}`);
-    {
-      const store = openStore(config.dbFile);
-      const { id } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'backup@example.com', password: 'pw' });
-      for (const d of deviceIds) store.trackers.add({ userId: id, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
-      store.close();
-    }
+    const { deviceIds } = await seedFleet(dataDir, 'backup@example.com', 10);
     const server = await startChildServer(dataDir);
-    const acked = new Map<string, number[]>();
-    const abort = new AbortController();
-    const sim = runSimulation({
-      protocol: 'teltonika', trackers: deviceIds.length, interval: 0, duration: 60, host: '127.0.0.1', port: server.port, deviceIds,
-      recordsPerPacket: 20, signal: abort.signal, ackTimeout: 5, drainTimeout: 0,
-      onAck: (deviceId, records) => acked.set(deviceId, [...(acked.get(deviceId) ?? []), ...records.map((r) => r.time)]),
-    });
-    const count = () => [...acked.values()].reduce((n, l) => n + l.length, 0);
-    const until = Date.now() + 20_000;
-    while (count() < 3000 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    const before = new Map([...acked].map(([k, v]) => [k, [...v]]));
-    const atStart = count();
+    const fleet = streamFleet(server.port, deviceIds);
+    await fleet.until(3000);
+    const before = fleet.snapshot();
+    const atStart = fleet.count();
     const out = join(tempDir('fsm-backup-out-'), 'copy.sqlite');
     const r = await fsmAsync(dataDir, 'backup', out);
-    const duringBackup = count() - atStart;
-    abort.abort();
-    await sim.catch(() => undefined);
+    const duringBackup = fleet.count() - atStart;
+    await fleet.stop();
     expect(r.stderr).toMatch(/backup: 100% \(\d+\/\d+ pages\)/);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^backup written to .*copy\.sqlite \([\d.]+ MiB in [\d.]+ s\); restore: docs\/operations\.md\n$/);

@@ -7,13 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/accounts/accounts.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createMailer } from '../../src/mail/mailer.ts';
-import { runSimulation } from '../../src/simulator/index.ts';
-import { openStore } from '../../src/store/index.ts';
 import { openSql } from '../helpers/sql.ts';
-import { startChildServer, stopChildServers } from '../helpers/child-server.ts';
+import { seedFleet, startChildServer, stopChildServers, streamFleet } from '../helpers/child-server.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -25,48 +20,19 @@ describe('kill -9 while trackers send', () => {
   it('keeps every acknowledged fix', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fsm-crash-'));
     dirs.push(dataDir);
-    const config = loadConfig({ FSM_DATA_DIR: dataDir });
-    const trackers = 20;
-    const deviceIds = Array.from({ length: trackers }, (_, i) => `35${String(i + 1).padStart(13, '0')}`);
-    {
-      const store = openStore(config.dbFile);
-      const { id } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'crash@example.com', password: 'pw' });
-      for (const d of deviceIds) store.trackers.add({ userId: id, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
-      store.close();
-    }
+    const { dbFile, deviceIds } = await seedFleet(dataDir, 'crash@example.com', 20);
     const { proc, port } = await startChildServer(dataDir);
-    const acked = new Map<string, number[]>();
-    const abort = new AbortController();
-    const sim = runSimulation({
-      protocol: 'teltonika',
-      trackers,
-      interval: 0,
-      duration: 30,
-      host: '127.0.0.1',
-      port,
-      deviceIds,
-      recordsPerPacket: 20,
-      signal: abort.signal,
-      ackTimeout: 2,
-      drainTimeout: 0,
-      onAck: (deviceId, records) => {
-        const list = acked.get(deviceId) ?? [];
-        for (const r of records) list.push(r.time);
-        acked.set(deviceId, list);
-      },
-    });
+    const fleet = streamFleet(port, deviceIds, 2);
     // Let data flow, then kill the server without warning while packets are in flight.
-    const until = Date.now() + 20_000;
-    while ([...acked.values()].reduce((n, l) => n + l.length, 0) < 5000 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await fleet.until(5000);
     proc.kill('SIGKILL');
     await new Promise((r) => proc.once('exit', r));
-    const ackedSnapshot = new Map([...acked].map(([k, v]) => [k, [...v]]));
-    abort.abort();
-    await sim.catch(() => undefined);
+    const ackedSnapshot = fleet.snapshot();
+    await fleet.stop();
 
     // Restart: the server opens the same file (WAL recovery), then we count.
     const again = await startChildServer(dataDir);
-    const sql = openSql(config.dbFile);
+    const sql = openSql(dbFile);
     let ackedCount = 0;
     let missing = 0;
     const has = sql.prepare('SELECT 1 FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? AND f.time = ?').pluck();

@@ -10,13 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/accounts/accounts.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createMailer } from '../../src/mail/mailer.ts';
-import { runSimulation } from '../../src/simulator/index.ts';
-import { openStore } from '../../src/store/index.ts';
 import { openSql } from '../helpers/sql.ts';
-import { startChildServer, stopChildServers } from '../helpers/child-server.ts';
+import { seedFleet, startChildServer, stopChildServers, streamFleet } from '../helpers/child-server.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -28,39 +23,13 @@ describe('SIGTERM while trackers send and API calls run', () => {
   it('acknowledges every frame it committed before closing, answers every call it took, and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fsm-shutdown-'));
     dirs.push(dataDir);
-    const config = loadConfig({ FSM_DATA_DIR: dataDir });
     const trackers = 20;
-    const deviceIds = Array.from({ length: trackers }, (_, i) => `35${String(i + 1).padStart(13, '0')}`);
-    {
-      const store = openStore(config.dbFile);
-      const { id } = await createUser({ store, config, mailer: createMailer(config.mail), now: Date.now }, { login: 'stop@example.com', password: 'pw' });
-      for (const d of deviceIds) store.trackers.add({ userId: id, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
-      store.close();
-    }
+    const { dbFile, deviceIds } = await seedFleet(dataDir, 'stop@example.com', trackers);
     const server = await startChildServer(dataDir);
     const auth = (await (await fetch(`${server.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'stop@example.com', password: 'pw' }) })).json()) as { hash: string };
     expect(auth.hash).toBeTruthy();
 
-    const acked = new Map<string, number[]>();
-    const abort = new AbortController();
-    const sim = runSimulation({
-      protocol: 'teltonika',
-      trackers,
-      interval: 0,
-      duration: 60,
-      host: '127.0.0.1',
-      port: server.port,
-      deviceIds,
-      recordsPerPacket: 20,
-      signal: abort.signal,
-      ackTimeout: 5,
-      drainTimeout: 0,
-      onAck: (deviceId, records) => {
-        const list = acked.get(deviceId) ?? [];
-        for (const r of records) list.push(r.time);
-        acked.set(deviceId, list);
-      },
-    });
+    const fleet = streamFleet(server.port, deviceIds);
 
     // API calls in a loop on four keep-alive clients: each either answered whole or refused.
     let answered = 0;
@@ -81,8 +50,7 @@ describe('SIGTERM while trackers send and API calls run', () => {
       }
     });
 
-    const until = Date.now() + 20_000;
-    while ([...acked.values()].reduce((n, l) => n + l.length, 0) < 5000 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await fleet.until(5000);
     const exited = new Promise<number | null>((r) => server.proc.once('exit', (code) => r(code)));
     const signalled = Date.now();
     server.proc.kill('SIGTERM');
@@ -90,12 +58,11 @@ describe('SIGTERM while trackers send and API calls run', () => {
     const stopMs = Date.now() - signalled;
     calling = false;
     await Promise.all(callers);
-    abort.abort();
-    await sim.catch(() => undefined);
-    const ackedSnapshot = new Map([...acked].map(([k, v]) => [k, [...v]]));
+    const ackedSnapshot = fleet.snapshot();
+    await fleet.stop();
 
     const again = await startChildServer(dataDir);
-    const sql = openSql(config.dbFile);
+    const sql = openSql(dbFile);
     const storedOf = sql.prepare('SELECT f.time FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? ORDER BY f.time').pluck();
     let ackedCount = 0;
     let missing = 0;
