@@ -5,10 +5,10 @@
  * Types: TLN normal, TLA alarm/event, TLB buffered, TLL... A report without a date carries nothing.
  * The devices expect no acknowledgement.
  */
+import { bracketedFramer } from './text.ts';
 import { Attr } from './attributes.ts';
 import {
   DecodeError,
-  FrameError,
   type DecodeContext,
   type DecodeResult,
   type DeviceRecord,
@@ -18,24 +18,7 @@ import {
 
 const MAX_FRAME = 1024;
 
-/** A report runs from `(` to `)`. */
-function createFramer(): Framer {
-  return {
-    next(buffer) {
-      const start = buffer.indexOf(0x28);
-      if (start < 0) {
-        if (buffer.length > MAX_FRAME) throw new FrameError('ivt401: no report start');
-        return null;
-      }
-      const end = buffer.indexOf(0x29, start);
-      if (end < 0) {
-        if (buffer.length - start > MAX_FRAME) throw new FrameError('ivt401: report too long');
-        return null;
-      }
-      return { frame: buffer.subarray(start, end + 1), consumed: end + 1 };
-    },
-  };
-}
+const createFramer = (): Framer => bracketedFramer('ivt401', 0x28, 0x29, MAX_FRAME);
 
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const f = frame.toString('latin1').trim().replace(/^\(/, '').replace(/\)$/, '').split(',');

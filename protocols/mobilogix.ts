@@ -7,10 +7,10 @@
  * without position; the other types are positions (periodic, alarms, events).
  * The login is answered `[<server time>,S1,1]`. Commands: `[<server time>,S6,RELAY=<0|1>]`.
  */
+import { bracketedFramer } from './text.ts';
 import { Attr } from './attributes.ts';
 import {
   DecodeError,
-  FrameError,
   type Command,
   type DecodeContext,
   type DecodeResult,
@@ -22,24 +22,7 @@ import {
 
 const MAX_FRAME = 1024;
 
-/** A message runs from `[` to `]`; anything between messages is skipped. */
-function createFramer(): Framer {
-  return {
-    next(buffer) {
-      const start = buffer.indexOf(0x5b);
-      if (start < 0) {
-        if (buffer.length > MAX_FRAME) throw new FrameError('mobilogix: no message start');
-        return null;
-      }
-      const end = buffer.indexOf(0x5d, start);
-      if (end < 0) {
-        if (buffer.length - start > MAX_FRAME) throw new FrameError('mobilogix: message too long');
-        return null;
-      }
-      return { frame: buffer.subarray(start, end + 1), consumed: end + 1 };
-    },
-  };
-}
+const createFramer = (): Framer => bracketedFramer('mobilogix', 0x5b, 0x5d, MAX_FRAME);
 
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 

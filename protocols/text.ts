@@ -26,6 +26,28 @@ export function delimitedFramer(name: string, delimiters: number[], max: number,
   };
 }
 
+/**
+ * Frames run from a `start` byte to the next `end` byte, both kept; bytes before a start are skipped.
+ * More than `max` bytes without a start, or after a start without an end, is garbage.
+ */
+export function bracketedFramer(name: string, start: number, end: number, max: number): Framer {
+  return {
+    next(buffer) {
+      const from = buffer.indexOf(start);
+      if (from < 0) {
+        if (buffer.length > max) throw new FrameError(`${name}: no message start`);
+        return null;
+      }
+      const to = buffer.indexOf(end, from);
+      if (to < 0) {
+        if (buffer.length - from > max) throw new FrameError(`${name}: message too long`);
+        return null;
+      }
+      return { frame: buffer.subarray(from, to + 1), consumed: to + 1 };
+    },
+  };
+}
+
 /** NMEA `ddmm.mmmm` (or `dddmm.mmmm`) with its hemisphere letter; throws on nonsense. */
 export function nmeaCoordinate(value: string, hemisphere: string, what = 'coordinate'): number {
   if (!/^\d+(\.\d+)?$/.test(value)) throw new DecodeError(`bad ${what}`);

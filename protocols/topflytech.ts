@@ -3,29 +3,13 @@
  * `(<id><command>...<yymmdd><hhmmss><A|V><ddmm.mmmm><N|S><dddmm.mmmm><E|W><speed ddd.d><course>...)`.
  * Devices expect no answer.
  */
+import { bracketedFramer } from './text.ts';
 import { knotsToKmh } from './binary.ts';
-import { FrameError, type DecodeContext, type DecodeResult, type Framer, type Protocol } from './types.ts';
+import { type DecodeContext, type DecodeResult, type Framer, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
 
-/** Messages run from `(` to `)`. */
-function createFramer(): Framer {
-  return {
-    next(buffer) {
-      const start = buffer.indexOf(0x28);
-      if (start < 0) {
-        if (buffer.length > MAX_FRAME) throw new FrameError('topflytech: no message start');
-        return null;
-      }
-      const end = buffer.indexOf(0x29, start);
-      if (end < 0) {
-        if (buffer.length - start > MAX_FRAME) throw new FrameError('topflytech: message too long');
-        return null;
-      }
-      return { frame: buffer.subarray(start, end + 1), consumed: end + 1 };
-    },
-  };
-}
+const createFramer = (): Framer => bracketedFramer('topflytech', 0x28, 0x29, MAX_FRAME);
 
 const REPORT = /^\((\d{1,20})[^)]*?(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)([AV])(\d\d)(\d\d\.\d{4})([NS])(\d{3})(\d\d\.\d{4})([EW])(\d{3}\.\d)(\d+\.\d+)/;
 
