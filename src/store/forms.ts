@@ -84,8 +84,8 @@ export interface FormListRow extends FormRow {
   e_last: string | null;
 }
 
-/** The tracker of a listed form: the one that submitted it, else the task's. */
-const TRACKER = 'COALESCE(f.tracker_id, t.tracker_id)';
+/** The tracker of a listed form: the one that submitted it, else the task's (kept in forms.tracker_id, migration 028). */
+const TRACKER = 'f.tracker_id';
 const FULL_NAME = `(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.tracker_id = ${TRACKER} AND e.user_id = f.user_id)`;
 const TRACKER_LABEL = `(SELECT tr.label FROM trackers tr WHERE tr.id = ${TRACKER})`;
 
@@ -96,9 +96,9 @@ const COLUMNS: Record<FormOrderKey, { sql: string; text?: boolean; t?: boolean }
   submitted: { sql: 'f.submitted' },
   task_address: { sql: 't.address', text: true, t: true },
   submit_address: { sql: 'f.submit_address', text: true },
-  employee_full_name: { sql: FULL_NAME, text: true, t: true },
+  employee_full_name: { sql: FULL_NAME, text: true },
   vehicle_label: { sql: 'NULL', text: true },
-  tracker_label: { sql: TRACKER_LABEL, text: true, t: true },
+  tracker_label: { sql: TRACKER_LABEL, text: true },
   task_label: { sql: 't.label', text: true, t: true },
   task_creation_date: { sql: 't.creation_date', t: true },
   task_from: { sql: 't.from_time', t: true },

@@ -217,6 +217,32 @@ describe('create_form in task/create and task/update', () => {
   });
 });
 
+describe("the form's tracker follows its task until submitted (migration 028)", () => {
+  it('reassigning the task moves an unsubmitted form to the new tracker (form/read, list filters and order); a submitted form keeps its submitter', async () => {
+    const tpl = (await s.call('form/template/create', { hash: ann.hash, template: { label: 'Follows', fields } })).body.id as number;
+    const second = s.addTracker(ann.id, '861000000000012', { label: 'Van 2' });
+    await s.call('employee/create', { hash: ann.hash, employee: { first_name: 'Jonas', last_name: 'Jonaitis', tracker_id: second } });
+    const open = await newTask({ label: 'Open', form_template_id: tpl, tracker_id: annTracker }, { create_form: true });
+    const done = await newTask({ label: 'Done', form_template_id: tpl, tracker_id: annTracker }, { create_form: true });
+    await submit(formOf(done)!.id, good);
+    for (const id of [open, done]) expect((await s.call('task/assign', { hash: ann.hash, task_id: id, tracker_id: second })).body.success).toBe(true);
+    expect((await s.call('form/read', { hash: ann.hash, id: formOf(open)!.id })).body.value.tracker_id).toBe(second);
+    expect((await s.call('form/read', { hash: ann.hash, id: formOf(done)!.id })).body.value.tracker_id).toBe(annTracker);
+    const list = (p: Record<string, unknown>) => s.call('task/form/list', { hash: ann.hash, form_template_id: tpl, ascending: true, include_unsubmitted: true, ...p });
+    const jonas = await list({ filters: { employee_full_name: 'jonas' } });
+    expect(jonas.body.list.map((i: { task: { id: number } }) => i.task.id)).toEqual([open]);
+    // (an employee bound to a tracker gives it their name as its label)
+    expect(jonas.body.list[0].tracker).toEqual({ id: second, label: 'Jonas Jonaitis' });
+    expect((await list({ filters: { tracker_label: 'jonaitis' } })).body.list.map((i: { task: { id: number } }) => i.task.id)).toEqual([open]);
+    // Ascending by employee name: the submitter's tracker has no employee here (no name sorts first), then Jonas.
+    const byName = await list({ order_by: 'employee_full_name' });
+    expect(byName.body.list.map((i: { task: { id: number }; employee: unknown }) => [i.task.id, i.employee])).toEqual([
+      [done, null],
+      [open, { id: expect.any(Number), first_name: 'Jonas', middle_name: '', last_name: 'Jonaitis' }],
+    ]);
+  });
+});
+
 describe('submissions (submitForm, as the field app calls it) and task/form/values/update', () => {
   it('242 naming each field with its code; nothing stored; then a valid submission is stored with location, address and files marked', async () => {
     const id = await newTask({ form_template_id: tplA, tracker_id: annTracker }, { create_form: true });
