@@ -17,6 +17,7 @@ import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { openStore } from './store/index.ts';
 import { BlobStore } from './files/blobs.ts';
+import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
 import { readFileSync } from 'node:fs';
@@ -85,6 +86,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Expired uploads, unused avatars and unreferenced blobs go (docs/files.md).
   const fileSweeper = new FileSweeper({ store, blobs: new BlobStore(config.dataDir), now: Date.now }, config.files.sweepSeconds, (msg, data) => api.log.error(data ?? {}, msg));
   fileSweeper.start();
+  // Task schedules create their tasks ahead of time (docs/schedules.md).
+  const taskSchedules = new TaskScheduleRunner(services, (msg, error) => api.log.error({ err: error }, msg));
+  taskSchedules.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -104,6 +108,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       judge.stop();
       await apiClosed;
       await fileSweeper.stop();
+      await taskSchedules.stop();
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       store.close();

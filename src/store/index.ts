@@ -19,6 +19,7 @@ import { DeviceStateStore } from './device-state.ts';
 import { EmployeeStore } from './employees.ts';
 import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
+import { TaskScheduleStore } from './task-schedules.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
 import { FieldAppStore } from './field-app.ts';
@@ -46,6 +47,7 @@ export interface Store {
   employees: EmployeeStore;
   departments: DepartmentStore;
   tasks: TaskStore;
+  taskSchedules: TaskScheduleStore;
   deviceState: DeviceStateStore;
   tracks: TrackStore;
   statuses: StatusStore;
@@ -143,6 +145,7 @@ export function openStore(file: string): Store {
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
+    taskSchedules: new TaskScheduleStore(db),
     authVersions: new AuthVersions(db),
     // IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the first read, so a
     // transaction never fails with SQLITE_BUSY when another connection committed after it read.

@@ -1,0 +1,74 @@
+/**
+ * Task schedules (ours, issue 12; docs/schedules.md): the spec's task `origin` value `scheduled`
+ * needs something that schedules; these calls manage it. Changes need task_update, like tasks.
+ * Creating or updating a schedule creates its due tasks at once; the runner does the rest.
+ */
+import { z } from 'zod';
+import { DomainError } from '../core/errors.ts';
+import { MAX_SCHEDULES, runSchedules, scheduleDraft, scheduleInput, scheduleView } from '../tasks/schedules.ts';
+import { defineCall } from './kernel.ts';
+import { id } from './schemas.ts';
+
+const notFound = (scheduleId: number) => new DomainError(201, {}, `Not found in the database: task schedule ${scheduleId}`);
+
+const list = defineCall({
+  path: 'task/schedule/list',
+  summary: "The user's task schedules.",
+  params: z.object({}),
+  handler({ services, owner, user }) {
+    return { list: services.store.taskSchedules.list(owner.id).map((s) => scheduleView(s, user.time_zone)) };
+  },
+});
+
+const read = defineCall({
+  path: 'task/schedule/read',
+  summary: 'One task schedule.',
+  params: z.object({ schedule_id: id }),
+  handler({ services, owner, user, params }) {
+    const s = services.store.taskSchedules.get(owner.id, params.schedule_id);
+    if (!s) throw notFound(params.schedule_id);
+    return { value: scheduleView(s, user.time_zone) };
+  },
+});
+
+const create = defineCall({
+  path: 'task/schedule/create',
+  summary: 'Create a task schedule; answers its id and the tasks it created at once.',
+  right: 'task_update',
+  params: z.object({ schedule: scheduleInput }),
+  async handler({ services, owner, params }) {
+    if (services.store.taskSchedules.count(owner.id) >= MAX_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_SCHEDULES} task schedules`);
+    const draft = await scheduleDraft(services, owner, params.schedule);
+    const now = services.now();
+    const scheduleId = services.store.taskSchedules.create(owner.id, draft, now);
+    const created = runSchedules(services, now, services.store.taskSchedules.get(owner.id, scheduleId));
+    return { id: scheduleId, created_task_ids: created };
+  },
+});
+
+const update = defineCall({
+  path: 'task/schedule/update',
+  summary: 'Replace a task schedule (identified by schedule.id); tasks already created stay as they are.',
+  right: 'task_update',
+  params: z.object({ schedule: scheduleInput.extend({ id }) }),
+  async handler({ services, owner, params }) {
+    if (!services.store.taskSchedules.get(owner.id, params.schedule.id)) throw notFound(params.schedule.id);
+    const draft = await scheduleDraft(services, owner, params.schedule);
+    const now = services.now();
+    services.store.taskSchedules.update(owner.id, params.schedule.id, draft, now);
+    return { created_task_ids: runSchedules(services, now, services.store.taskSchedules.get(owner.id, params.schedule.id)) };
+  },
+});
+
+const remove = defineCall({
+  path: 'task/schedule/delete',
+  summary: 'Delete a task schedule; the tasks it created stay.',
+  right: 'task_update',
+  params: z.object({ schedule_id: id }),
+  handler({ services, owner, params }) {
+    if (!services.store.taskSchedules.get(owner.id, params.schedule_id)) throw notFound(params.schedule_id);
+    services.store.taskSchedules.delete(owner.id, params.schedule_id);
+  },
+});
+
+export const taskScheduleCalls = [list, read, create, update, remove];

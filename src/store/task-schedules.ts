@@ -1,0 +1,94 @@
+/** Task schedules and the days they already created (migration 029; docs/schedules.md). */
+import type { DB } from './db.ts';
+
+export interface TaskScheduleRow {
+  id: number;
+  user_id: number;
+  label: string;
+  description: string;
+  lat: number;
+  lng: number;
+  address: string;
+  radius: number;
+  tracker_id: number | null;
+  max_delay: number;
+  min_stay_duration: number;
+  external_id: string | null;
+  tags: string | null;
+  fields: string | null;
+  form_template_id: number | null;
+  kind: 'weekdays' | 'month_days';
+  days: string;
+  from_time: string;
+  to_time: string;
+  days_ahead: number;
+  enabled: number;
+  last_error: string | null;
+  created: number;
+  updated: number;
+}
+
+/** The columns a user writes. */
+export type TaskScheduleDraft = Omit<TaskScheduleRow, 'id' | 'user_id' | 'last_error' | 'created' | 'updated'>;
+
+const COLUMNS = ['label', 'description', 'lat', 'lng', 'address', 'radius', 'tracker_id', 'max_delay', 'min_stay_duration', 'external_id', 'tags', 'fields', 'form_template_id', 'kind', 'days', 'from_time', 'to_time', 'days_ahead', 'enabled'] as const;
+
+export class TaskScheduleStore {
+  private getStmt;
+  private listStmt;
+  private countStmt;
+  private insertStmt;
+  private updateStmt;
+  private deleteStmt;
+  private enabledStmt;
+  private dayStmt;
+  private markStmt;
+  private errorStmt;
+
+  constructor(private db: DB) {
+    this.getStmt = db.prepare<[number, number], TaskScheduleRow>('SELECT * FROM task_schedules WHERE id = ? AND user_id = ?');
+    this.listStmt = db.prepare<[number], TaskScheduleRow>('SELECT * FROM task_schedules WHERE user_id = ? ORDER BY id');
+    this.countStmt = db.prepare<[number], number>('SELECT COUNT(*) FROM task_schedules WHERE user_id = ?').pluck();
+    this.insertStmt = db.prepare(`INSERT INTO task_schedules (user_id, ${COLUMNS.join(', ')}, created, updated)
+      VALUES (@user_id, ${COLUMNS.map((c) => `@${c}`).join(', ')}, @now, @now)`);
+    this.updateStmt = db.prepare(`UPDATE task_schedules SET ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, last_error = NULL, updated = @now WHERE id = @id AND user_id = @user_id`);
+    this.deleteStmt = db.prepare('DELETE FROM task_schedules WHERE id = ? AND user_id = ?');
+    this.enabledStmt = db.prepare<[], TaskScheduleRow>('SELECT * FROM task_schedules WHERE enabled = 1 ORDER BY id');
+    this.dayStmt = db.prepare<[number, string], number>('SELECT 1 FROM task_schedule_days WHERE schedule_id = ? AND day = ?').pluck();
+    this.markStmt = db.prepare('INSERT INTO task_schedule_days (schedule_id, day, task_id) VALUES (?, ?, ?)');
+    this.errorStmt = db.prepare('UPDATE task_schedules SET last_error = ? WHERE id = ?');
+  }
+
+  get(userId: number, id: number): TaskScheduleRow | undefined {
+    return this.getStmt.get(id, userId);
+  }
+  list(userId: number): TaskScheduleRow[] {
+    return this.listStmt.all(userId);
+  }
+  count(userId: number): number {
+    return this.countStmt.get(userId) as number;
+  }
+  create(userId: number, d: TaskScheduleDraft, now: number): number {
+    return Number(this.insertStmt.run({ ...d, user_id: userId, now }).lastInsertRowid);
+  }
+  update(userId: number, id: number, d: TaskScheduleDraft, now: number): void {
+    this.updateStmt.run({ ...d, id, user_id: userId, now });
+  }
+  delete(userId: number, id: number): void {
+    this.deleteStmt.run(id, userId);
+  }
+  /** Every enabled schedule of every user (the runner's round). */
+  enabled(): TaskScheduleRow[] {
+    return this.enabledStmt.all();
+  }
+  hasDay(scheduleId: number, day: string): boolean {
+    return this.dayStmt.get(scheduleId, day) !== undefined;
+  }
+  /** Record that the day was created (with its task, or null when none could be). */
+  markDay(scheduleId: number, day: string, taskId: number | null): void {
+    this.markStmt.run(scheduleId, day, taskId);
+  }
+  setError(scheduleId: number, error: string | null): void {
+    this.errorStmt.run(error, scheduleId);
+  }
+}

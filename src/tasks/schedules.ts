@@ -1,0 +1,205 @@
+/**
+ * Task schedules (ours, issue 12; docs/schedules.md): a task template plus the days it recurs on
+ * (weekdays, or days of the month) and its wall-clock window in the owner's time zone. Tasks with
+ * origin `scheduled` are created `days_ahead` days ahead, each day once (task_schedule_days), so
+ * editing or deleting a schedule never touches tasks already created.
+ */
+import { z } from 'zod';
+import { invalidParams } from '../core/errors.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { applyCreateForm, ownTemplate } from '../forms/task-forms.ts';
+import type { TaskScheduleDraft, TaskScheduleRow } from '../store/task-schedules.ts';
+import type { TaskDraft } from '../store/tasks.ts';
+import type { UserRow } from '../store/users.ts';
+import { fillAddress, locationInput, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_TAGS, taskTracker, type TaskDeps } from './input.ts';
+import { initialStatus } from './states.ts';
+
+const id = z.number().int().min(1).max(2_147_483_647);
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'expected HH:mm:ss');
+/** How far ahead tasks are created, days; and how many schedules a user may have. */
+export const MAX_DAYS_AHEAD = 31;
+export const MAX_SCHEDULES = 1000;
+
+const days = <T extends number>(max: T) =>
+  z
+    .array(z.number().int().min(1).max(max))
+    .min(1)
+    .refine((a) => new Set(a).size === a.length, 'each day once');
+
+export const scheduleParameters = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('weekdays'), weekdays: days(7) }),
+  z.object({ type: z.literal('month_days'), month_days: days(31) }),
+]);
+
+/** The schedule object of task/schedule/create (task/schedule/update adds id). */
+export const scheduleInput = z.object({
+  label: z.string().trim().min(1).max(200),
+  description: z.string().max(1024).default(''),
+  location: locationInput,
+  tracker_id: id.nullable().default(null),
+  max_delay: z.number().int().min(0).max(MAX_MINUTES).default(0),
+  min_stay_duration: z.number().int().min(0).max(MAX_MINUTES).default(0),
+  external_id: z.string().max(MAX_EXTERNAL_ID).nullable().default(null),
+  tags: z.array(id).max(MAX_TAGS).default([]),
+  fields: z.record(z.string(), z.object({ type: z.string(), value: z.unknown() })).optional(),
+  form_template_id: id.nullable().default(null),
+  parameters: scheduleParameters,
+  from_time: timeOfDay,
+  to_time: timeOfDay,
+  days_ahead: z.number().int().min(1).max(MAX_DAYS_AHEAD).default(7),
+  enabled: z.boolean().default(true),
+});
+export type ScheduleInput = z.infer<typeof scheduleInput>;
+
+/** Check a schedule object against the owner's entities (as task/create does) and give the row to write. */
+export async function scheduleDraft(deps: TaskDeps, owner: UserRow, s: ScheduleInput): Promise<TaskScheduleDraft> {
+  if (s.tracker_id !== null) taskTracker(deps, owner, s.tracker_id, 201);
+  if (s.form_template_id !== null) ownTemplate(deps, owner.id, s.form_template_id);
+  const errors: Array<{ parameter: string; error: string }> = [];
+  const missing = deps.store.tags.missing(owner.id, s.tags);
+  if (missing.length) errors.push({ parameter: 'schedule.tags', error: `no such tags: ${missing.join(', ')}` });
+  errors.push(...deps.store.fields.validate(owner.id, 'task', (s.fields ?? {}) as never, { requireAll: true, parameter: 'schedule.fields' }));
+  if (s.from_time === s.to_time) errors.push({ parameter: 'schedule.to_time', error: 'must differ from from_time' });
+  if (errors.length) throw invalidParams(errors);
+  const place = { lat: s.location.lat, lng: s.location.lng, address: s.location.address.trim() } as TaskDraft;
+  await fillAddress(deps, place);
+  const p = s.parameters;
+  return {
+    label: s.label,
+    description: s.description,
+    lat: s.location.lat,
+    lng: s.location.lng,
+    address: place.address,
+    radius: s.location.radius,
+    tracker_id: s.tracker_id,
+    max_delay: s.max_delay,
+    min_stay_duration: s.min_stay_duration,
+    external_id: s.external_id === '' ? null : s.external_id,
+    tags: JSON.stringify(s.tags),
+    fields: s.fields ? JSON.stringify(s.fields) : null,
+    form_template_id: s.form_template_id,
+    kind: p.type,
+    days: JSON.stringify(p.type === 'weekdays' ? [...p.weekdays].sort((a, b) => a - b) : [...p.month_days].sort((a, b) => a - b)),
+    from_time: s.from_time,
+    to_time: s.to_time,
+    days_ahead: s.days_ahead,
+    enabled: s.enabled ? 1 : 0,
+  };
+}
+
+/** The schedule object the API answers. */
+export function scheduleView(r: TaskScheduleRow, tz: string) {
+  const d = JSON.parse(r.days) as number[];
+  return {
+    id: r.id,
+    label: r.label,
+    description: r.description,
+    location: { lat: r.lat, lng: r.lng, address: r.address, radius: r.radius },
+    tracker_id: r.tracker_id,
+    max_delay: r.max_delay,
+    min_stay_duration: r.min_stay_duration,
+    external_id: r.external_id,
+    tags: r.tags ? (JSON.parse(r.tags) as number[]) : [],
+    fields: r.fields ? JSON.parse(r.fields) : {},
+    form_template_id: r.form_template_id,
+    parameters: r.kind === 'weekdays' ? { type: 'weekdays', weekdays: d } : { type: 'month_days', month_days: d },
+    from_time: r.from_time,
+    to_time: r.to_time,
+    days_ahead: r.days_ahead,
+    enabled: r.enabled === 1,
+    last_error: r.last_error,
+    created: formatDateTime(r.created, tz),
+    updated: formatDateTime(r.updated, tz),
+  };
+}
+
+/** yyyy-MM-dd of a calendar day `n` days after `day` (calendar arithmetic, no zone involved). */
+function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** Whether the schedule recurs on the calendar day. */
+export function recursOn(kind: TaskScheduleRow['kind'], days: number[], day: string): boolean {
+  const [y, m, d] = day.split('-').map(Number);
+  if (kind === 'month_days') return days.includes(d);
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7; // Monday 1 .. Sunday 7
+  return days.includes(weekday);
+}
+
+/**
+ * The occurrences a schedule should have by `now`: each recurring day from today (in `tz`) through
+ * today + days_ahead whose window has not ended yet, with the window as instants (a to_time not after
+ * from_time ends the next day).
+ */
+export function occurrences(r: Pick<TaskScheduleRow, 'kind' | 'days' | 'from_time' | 'to_time' | 'days_ahead'>, now: number, tz: string): Array<{ day: string; from: number; to: number }> {
+  const today = formatDateTime(now, tz).slice(0, 10);
+  const days = JSON.parse(r.days) as number[];
+  const out: Array<{ day: string; from: number; to: number }> = [];
+  for (let i = 0; i <= r.days_ahead; i++) {
+    const day = addDays(today, i);
+    if (!recursOn(r.kind, days, day)) continue;
+    const from = parseDateTime(`${day} ${r.from_time}`, tz);
+    const to = parseDateTime(`${r.to_time > r.from_time ? day : addDays(day, 1)} ${r.to_time}`, tz);
+    if (from === undefined || to === undefined || to <= now) continue;
+    out.push({ day, from, to });
+  }
+  return out;
+}
+
+/**
+ * Create the tasks due by `now` for one schedule (or every enabled one): each missing day once, in
+ * one transaction per task. A tracker no longer available gives an unassigned task, a deleted
+ * template a task without form; the schedule's last_error says so. Answers the tasks created.
+ */
+export function runSchedules(deps: TaskDeps, now: number, only?: TaskScheduleRow): number[] {
+  const { store } = deps;
+  const created: number[] = [];
+  for (const s of only ? [only] : store.taskSchedules.enabled()) {
+    if (!s.enabled) continue;
+    const owner = store.users.get(s.user_id);
+    if (!owner) continue;
+    for (const o of occurrences(s, now, owner.time_zone)) {
+      if (store.taskSchedules.hasDay(s.id, o.day)) continue;
+      const problems: string[] = [];
+      let trackerId = s.tracker_id;
+      if (trackerId !== null) {
+        try {
+          taskTracker(deps, owner, trackerId, 201);
+        } catch (e) {
+          problems.push(`${(e as Error).message}; the task of ${o.day} was created unassigned`);
+          trackerId = null;
+        }
+      }
+      let template = undefined;
+      if (s.form_template_id !== null) {
+        template = store.formTemplates.get(owner.id, s.form_template_id);
+        if (!template) problems.push(`form template ${s.form_template_id} no longer exists; the task of ${o.day} has no form`);
+      }
+      const draft: TaskDraft = {
+        label: s.label,
+        description: s.description,
+        lat: s.lat,
+        lng: s.lng,
+        address: s.address,
+        radius: s.radius,
+        from_time: o.from,
+        to_time: o.to,
+        external_id: s.external_id,
+        max_delay: s.max_delay,
+        min_stay_duration: s.min_stay_duration,
+        form_template_id: null,
+        tags: s.tags ? (JSON.parse(s.tags) as number[]) : undefined,
+        fields: s.fields ? JSON.parse(s.fields) : undefined,
+      };
+      store.transaction(() => {
+        const taskId = store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'scheduled', now });
+        if (template) applyCreateForm(deps, owner.id, store.tasks.get(owner.id, taskId)!, template);
+        store.taskSchedules.markDay(s.id, o.day, taskId);
+        store.taskSchedules.setError(s.id, problems.length ? problems.join('; ') : null);
+        created.push(taskId);
+      });
+    }
+  }
+  return created;
+}
