@@ -11,6 +11,7 @@ export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as castel } from './castel.ts';
+export { protocol as cellocator } from './cellocator.ts';
 export { protocol as cguard } from './cguard.ts';
 export { protocol as dmt } from './dmt.ts';
 export { protocol as dualcam } from './dualcam.ts';
