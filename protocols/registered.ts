@@ -22,6 +22,7 @@ export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as flespi } from './flespi.ts';
 export { protocol as freematics } from './freematics.ts';
 export { protocol as galileo } from './galileo.ts';
+export { protocol as gator } from './gator.ts';
 export { protocol as gl100 } from './gl100.ts';
 export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as gosafe } from './gosafe.ts';
