@@ -79,4 +79,5 @@ export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
 export { protocol as wondex } from './wondex.ts';
 export { protocol as xexun } from './xexun.ts';
+export { protocol as xexun2 } from './xexun2.ts';
 export { protocol as xirgo } from './xirgo.ts';
