@@ -203,7 +203,7 @@ class DeviceConnection implements OutboundChannel, Drainable {
   private malformed(e: unknown): void {
     this.core.stats.malformed++;
     this.session.counters.decodeErrors++;
-    if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, error: String((e as Error)?.stack ?? e) });
+    if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, connection: this.session.address, device: this.session.ctx.deviceId, error: String((e as Error)?.stack ?? e) });
     // Acknowledge what was committed before the bad frame, then close.
     this.closed = true;
     clearTimeout(this.identifyTimer);
