@@ -44,7 +44,7 @@ export interface OpsOptions {
   store: Store;
   /** The clock (ms UTC). */
   now: () => number;
-  /** Also export the process's CPU, memory, event-loop and GC figures (default true). */
+  /** Also show the process's CPU, memory, event-loop and GC figures (default true). */
   processMetrics?: boolean;
 }
 
@@ -157,7 +157,12 @@ export class Ops {
         this.set(bytes);
       },
     });
-    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The exposition: this server's figures, then the process's (unless `processMetrics` is false). */
+  async metrics(): Promise<string> {
+    const own = await this.registry.metrics();
+    return this.opts.processMetrics === false ? own : own + (await processRegistry().metrics());
   }
 
   /** Wire in what a part offers once it runs (the gateway after its listeners are up, the report queue). */
@@ -228,10 +233,24 @@ export class Ops {
           return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').type('text/plain; charset=utf-8').send('a bearer token is required (FSM_METRICS_TOKEN)\n');
         }
       }
-      const text = await this.registry.metrics();
+      const text = await this.metrics();
       return reply.code(200).type(this.registry.contentType).send(text);
     });
   }
+}
+
+/**
+ * The process's CPU, memory, event-loop and GC figures. They belong to the process, not to a server,
+ * and measuring them starts a timer and a GC observer that never stop: made once per process, on
+ * the first scrape, and shown by every server's /metrics.
+ */
+let processFigures: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processFigures) {
+    processFigures = new Registry();
+    collectDefaultMetrics({ register: processFigures });
+  }
+  return processFigures;
 }
 
 /** A counter whose value is a total the gateway keeps: each scrape adds what came since the last. */

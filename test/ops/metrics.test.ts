@@ -1,9 +1,10 @@
 /**
  * /metrics, /health and /ready of the real server over real sockets (issue 15, docs/operations.md):
- * a Teltonika tracker sends fixes over TCP and a second connection a malformed frame, API calls
- * succeed and fail, then a scrape shows exactly that, in a strictly checked exposition format.
+ * a Teltonika tracker sends fixes over TCP and a second connection a malformed frame, fixes and a bad
+ * datagram come over UDP, an OsmAnd fix and a bad request over HTTP, API calls succeed and fail, then a scrape shows exactly that, in a strictly checked exposition format.
  * Last, /ready answers 503 while the server stops.
  */
+import dgram from 'node:dgram';
 import net from 'node:net';
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ const DATA = Buffer.from(
   'hex',
 );
 const IMEI = '356307042441013';
+/** Codec 8 over UDP (test/gateway/transports.test.ts): IMEI 352093086403655, one record; answered 0005cafe010501. */
+const UDP = Buffer.from('003dcafe0105000f33353230393330383634303336353508010000016b4f815b30010000000000000000000000000000000103021503010101425dbc000001', 'hex');
 const imeiPacket = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei)]);
 
 async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
@@ -44,7 +47,7 @@ let contentType: string | null;
 const sockets: net.Socket[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer({ FSM_TELTONIKA_PORT: '0', FSM_GATEWAY_HOST: '127.0.0.1' });
+  s = await startTestServer({ FSM_TELTONIKA_PORT: '0', FSM_OSMAND_PORT: '0', FSM_GATEWAY_HOST: '127.0.0.1' });
   owner = await s.user('ops@example.com');
   s.addTracker(owner.id, IMEI);
   const port = s.running.gateway.ports.teltonika.tcp!;
@@ -71,6 +74,23 @@ beforeAll(async () => {
   expect(await until(() => bad.closed())).toBe(true);
   // The server's side of the closed connection is counted out as it closes.
   expect(await until(() => s.running.gateway.core.byProtocol.get('teltonika')!.connections === 1)).toBe(true);
+
+  // UDP: a datagram of one record (acknowledged), and one that does not decode.
+  s.addTracker(owner.id, '352093086403655');
+  const udp = dgram.createSocket('udp4');
+  const udpPort = s.running.gateway.ports.teltonika.udp!;
+  const reply = new Promise<Buffer>((resolve) => udp.once('message', resolve));
+  udp.send(UDP, udpPort, '127.0.0.1');
+  expect((await reply).toString('hex')).toBe('0005cafe010501');
+  udp.send(Buffer.from('00ff', 'hex'), udpPort, '127.0.0.1');
+  expect(await until(() => s.running.gateway.core.byProtocol.get('teltonika')!.decodeErrors === 2)).toBe(true);
+  udp.close();
+
+  // HTTP (OsmAnd): a fix, and a body that does not decode.
+  s.addTracker(owner.id, '48241179', { protocol: 'osmand' });
+  const osmand = `http://127.0.0.1:${s.running.gateway.ports.osmand.http}`;
+  expect((await fetch(`${osmand}/?id=48241179&lat=52.5&lon=13.4&timestamp=${Math.floor(Date.now() / 1000) - 60}`)).status).toBe(200);
+  expect((await fetch(osmand, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"location": ' })).status).toBe(400);
 
   // API calls: a success, a missing session (4), a bad parameter (7), an unknown call (3).
   expect((await s.call('tracker/list', { hash: owner.hash })).status).toBe(200);
@@ -119,21 +139,25 @@ describe('/metrics', () => {
     expect(metrics.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
   });
 
-  it('counts the device traffic exactly: frames, fixes received and acknowledged, the decode error, open connections', () => {
-    // Frames: login + 2 packets on the first connection, login + the broken frame on the second.
-    expect(valueOf(metrics, 'fsm_device_frames_received_total', 'fsm_device_frames_received_total', teltonika)).toBe(5);
-    expect(valueOf(metrics, 'fsm_device_fixes_received_total', 'fsm_device_fixes_received_total', teltonika)).toBe(4);
-    expect(valueOf(metrics, 'fsm_device_fixes_acknowledged_total', 'fsm_device_fixes_acknowledged_total', teltonika)).toBe(4);
-    expect(valueOf(metrics, 'fsm_device_decode_errors_total', 'fsm_device_decode_errors_total', teltonika)).toBe(1);
+  it('counts the device traffic exactly, per protocol: frames, fixes received and acknowledged, decode errors, open connections', () => {
+    const device = (protocol: string) =>
+      Object.fromEntries(
+        ['frames_received_total', 'fixes_received_total', 'fixes_acknowledged_total', 'decode_errors_total'].map((m) => [m, valueOf(metrics, `fsm_device_${m}`, `fsm_device_${m}`, { protocol })]),
+      );
+    // Teltonika: TCP login + 2 packets of 2 records, login + a broken frame; UDP a datagram of 1 record, and garbage.
+    expect(device('teltonika')).toEqual({ frames_received_total: 7, fixes_received_total: 5, fixes_acknowledged_total: 5, decode_errors_total: 2 });
+    // OsmAnd: a request with a fix, a request that does not decode.
+    expect(device('osmand')).toEqual({ frames_received_total: 2, fixes_received_total: 1, fixes_acknowledged_total: 1, decode_errors_total: 1 });
     expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', teltonika)).toBe(1);
-    // Only the enabled listener's protocol has series.
-    expect(metrics.get('fsm_device_frames_received_total')!.samples.map((x) => x.labels.protocol)).toEqual(['teltonika']);
+    expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', { protocol: 'osmand' })).toBe(0);
+    // Only the enabled listeners' protocols have series.
+    expect(metrics.get('fsm_device_frames_received_total')!.samples.map((x) => x.labels.protocol).sort()).toEqual(['osmand', 'teltonika']);
   });
 
   it('times the writer\'s group commits and shows its queue', () => {
     const commits = valueOf(metrics, 'fsm_writer_commit_latency_seconds', 'fsm_writer_commit_latency_seconds_count')!;
-    // Two packets acknowledged one after the other: two commits (the logins carry no records).
-    expect(commits).toBe(2);
+    // Four frames with records, each acknowledged before the next was sent: four commits (logins carry no records).
+    expect(commits).toBe(4);
     expect(valueOf(metrics, 'fsm_writer_commit_latency_seconds', 'fsm_writer_commit_latency_seconds_sum')!).toBeGreaterThan(0);
     expect(valueOf(metrics, 'fsm_writer_queue_depth', 'fsm_writer_queue_depth')).toBe(0);
   });
@@ -167,7 +191,7 @@ describe('/metrics', () => {
     expect(valueOf(again, 'fsm_telemetry_lag_seconds', 'fsm_telemetry_lag_seconds')).toBe(0);
     // Scrapes are not API calls: the counts stay as they were; counters never go back.
     expect(valueOf(again, 'fsm_api_requests_total', 'fsm_api_requests_total', { call: 'tracker/list', code: '200', error: '0' })).toBe(1);
-    expect(valueOf(again, 'fsm_device_fixes_acknowledged_total', 'fsm_device_fixes_acknowledged_total', teltonika)).toBe(4);
+    expect(valueOf(again, 'fsm_device_fixes_acknowledged_total', 'fsm_device_fixes_acknowledged_total', teltonika)).toBe(5);
   });
 });
 

@@ -144,12 +144,15 @@ describe('figures', () => {
     const counters = { connections: 2, frames: 7, fixes: 5, acknowledged: 5, decodeErrors: 0 };
     a.attach({ devices: new Map([['gt06', counters]]) });
     b.attach({ devices: new Map([['gt06', { ...counters, frames: 1 }]]) });
-    const [ta, tb] = [parseExposition(await a.registry.metrics()), parseExposition(await b.registry.metrics())];
+    const [ta, tb] = [parseExposition(await a.metrics()), parseExposition(await b.metrics())];
+    // Both show the process's figures too, in a text that still parses (no family twice).
+    expect(ta.get('process_cpu_user_seconds_total')?.type).toBe('counter');
+    expect(tb.get('process_cpu_user_seconds_total')?.type).toBe('counter');
     expect(valueOf(ta, 'fsm_device_frames_received_total', 'fsm_device_frames_received_total', { protocol: 'gt06' })).toBe(7);
     expect(valueOf(tb, 'fsm_device_frames_received_total', 'fsm_device_frames_received_total', { protocol: 'gt06' })).toBe(1);
     // A counter follows the gateway's total: later scrapes add only what came since.
     counters.frames = 10;
-    const again = parseExposition(await a.registry.metrics());
+    const again = parseExposition(await a.metrics());
     expect(valueOf(again, 'fsm_device_frames_received_total', 'fsm_device_frames_received_total', { protocol: 'gt06' })).toBe(10);
     expect(valueOf(again, 'fsm_device_connections', 'fsm_device_connections', { protocol: 'gt06' })).toBe(2);
   });
