@@ -98,7 +98,7 @@ export class Ops {
     // Both telemetry gauges come from one read per scrape (the backlog gauge is collected first).
     new Gauge({
       name: 'fsm_telemetry_backlog',
-      help: 'Fixes committed and not yet processed by the telemetry core (counted up to 1000000).',
+      help: 'Fixes committed and not yet processed by the telemetry core (counted up to 100000).',
       registers,
       collect() {
         telemetry = store.ops.telemetryBacklog();
@@ -138,7 +138,7 @@ export class Ops {
     });
     new Gauge({
       name: 'fsm_forwarding_backlog',
-      help: 'Fixes waiting for a retranslator\'s receiver to acknowledge them, by retranslator id.',
+      help: 'Fixes waiting for a retranslator\'s receiver to acknowledge them, by retranslator id (counted up to 100000).',
       labelNames: ['retranslator'],
       registers,
       collect() {

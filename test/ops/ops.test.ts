@@ -14,6 +14,7 @@ import { Ops } from '../../src/api/ops.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
+import { BACKLOG_CAP } from '../../src/store/ops.ts';
 import { openSql, type DB } from '../helpers/sql.ts';
 import { parseExposition, valueOf } from './exposition.ts';
 
@@ -190,6 +191,21 @@ describe('figures', () => {
     sql.prepare('DELETE FROM telemetry_pending').run();
     sql.prepare('DELETE FROM fixes').run();
     expect(await read()).toEqual([0, 0]);
+  });
+
+  it('a scrape counts a backlog only up to BACKLOG_CAP (100000): never an unbounded scan', async () => {
+    expect(BACKLOG_CAP).toBe(100_000);
+    const ops = new Ops({ config, store, now: () => NOW, processMetrics: false });
+    const fix = sql.prepare('INSERT INTO fixes (source_id, time, lat, lng, received) VALUES (?, ?, 1, 2, ?)');
+    sql.transaction(() => {
+      for (let i = 0; i < BACKLOG_CAP + 5; i++) fix.run(3 + (i % 2), i, NOW - 5000);
+    })();
+    sql.prepare('INSERT INTO telemetry_pending (source_id, from_time, version) VALUES (3, 0, 1), (4, 0, 1)').run();
+    const m = parseExposition(await ops.metrics());
+    expect(valueOf(m, 'fsm_telemetry_backlog', 'fsm_telemetry_backlog')).toBe(BACKLOG_CAP);
+    expect(valueOf(m, 'fsm_telemetry_lag_seconds', 'fsm_telemetry_lag_seconds')).toBe(5);
+    sql.prepare('DELETE FROM telemetry_pending').run();
+    sql.prepare('DELETE FROM fixes').run();
   });
 
   it('the forwarding backlog per retranslator: fixes of its bound trackers past its cursors, and 0 once acknowledged', async () => {
