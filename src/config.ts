@@ -54,6 +54,8 @@ export interface Config {
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
   /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
   forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
+  /** /metrics on the API port (docs/operations.md); with a token, scrapes need `Authorization: Bearer <token>`. */
+  metrics: { enabled: boolean; token: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -134,8 +136,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: int(env, 'FSM_FORWARD_TIMEOUT_MS', 30_000, 100, 3_600_000),
       pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
     },
+    metrics: { enabled: onOff(env, 'FSM_METRICS', true), token: env.FSM_METRICS_TOKEN?.trim() || null },
   };
   return deepFreeze(cfg);
+}
+
+function onOff(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return def;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
 function url(env: Env, name: string): string | null {

@@ -4,6 +4,7 @@
  */
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
+import { Ops } from './api/ops.ts';
 import { writeFirstPassword } from './auth/first-password.ts';
 import type { Services } from './api/kernel.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -34,6 +35,8 @@ export function openFileLimit(): number | undefined {
 export interface Running {
   config: Readonly<Config>;
   apiUrl: string;
+  /** /metrics, /health, /ready; `ops.attach({ reportQueue })` wires the report queue's gauge. */
+  ops: Ops;
   gateway: Gateway;
   telemetry: TelemetryScheduler;
   forwarding: ForwardingService;
@@ -52,7 +55,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     const file = writeFirstPassword(config.dataDir, first);
     print(`Created the master user. Login: ${first.login}  Password: in ${file} (readable only by this user; delete it once kept)`);
   }
-  const api = await buildApi(services, { logger: opts.logger });
+  // /metrics, /health, /ready on the API port (docs/operations.md); the gateway is wired in below.
+  const ops = new Ops({ config, store, now: Date.now });
+  const api = await buildApi(services, { logger: opts.logger, ops });
   const address = await api.listen({ host: config.http.host, port: config.http.port });
   const port = (api.server.address() as { port: number }).port;
   print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
@@ -79,6 +84,8 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   await forwarding.ready;
   (services as Services).forwarding = forwarding;
   gateway.core.writer.onCommitted = () => telemetry.soon();
+  gateway.core.writer.onCommitLatency = ops.observeCommit;
+  ops.attach({ devices: gateway.core.byProtocol, writerQueue: () => gateway.core.writer.pending, gatewayDown: gateway.down });
   // Long track lines are simplified in the pool, off the event loop.
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
   telemetry.start();
@@ -94,6 +101,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   return {
     config,
     apiUrl: `http://127.0.0.1:${port}`,
+    ops,
     gateway,
     telemetry,
     forwarding,
@@ -102,6 +110,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       // (every frame already read is committed and acknowledged before its socket closes).
       // One time budget for the whole stop (FSM_SHUTDOWN_SECONDS).
       const until = Date.now() + config.gateway.shutdownSeconds * 1000;
+      ops.stop(); // /ready answers 503 on connections still open
       const apiClosed = api.close();
       await gateway.close();
       await forwarding.close();

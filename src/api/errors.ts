@@ -63,3 +63,16 @@ export function httpStatus(e: DomainError): number {
 export function errorBody(e: DomainError): Record<string, unknown> {
   return { success: false, status: { code: e.code, description: e.message }, ...e.extra };
 }
+
+/** The spec code each failed request answered with, for /metrics' `error` label (src/api/ops.ts). */
+const answered = new WeakMap<object, number>();
+
+/** Notes the spec code a request fails with (every error answer goes through here or errorBody's callers). */
+export function noteAnswerCode(request: object, code: number): void {
+  answered.set(request, code);
+}
+
+/** The spec code a request failed with; 0 when it did not fail. */
+export function answerCodeOf(request: object): number {
+  return answered.get(request) ?? 0;
+}

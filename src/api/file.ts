@@ -15,7 +15,7 @@ import { formatDateTime } from '../core/time.ts';
 import { BlobStore } from '../files/blobs.ts';
 import { createCheckinFile, createFormFile, DEFAULT_MAX_FILE_SIZE, MAX_NAME, receiveUpload, type CreatedFile, type FileDeps } from '../files/files.ts';
 import type { FileRow } from '../store/files.ts';
-import { errorBody, httpStatus } from './errors.ts';
+import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { authenticate, defineCall, MOUNTS, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -130,6 +130,7 @@ function fail(reply: FastifyReply, e: unknown, request: FastifyRequest): Fastify
     request.log.error({ err: e }, 'file route failed');
     err = new DomainError(1);
   }
+  noteAnswerCode(request, err.code);
   return reply.code(httpStatus(err)).send(errorBody(err));
 }
 

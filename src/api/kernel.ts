@@ -18,7 +18,7 @@ import type { ForwardingControl } from '../forwarding/types.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
-import { errorBody, httpStatus } from './errors.ts';
+import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
 import type { Right } from './rights.ts';
@@ -155,6 +155,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     return answer(reply, 200, { success: true, ...(result ?? {}) }, redirectTarget);
   } catch (e) {
     const err = e instanceof DomainError ? e : internal(request, e);
+    noteAnswerCode(request, err.code);
     return answer(reply, httpStatus(err), errorBody(err), redirectTarget);
   }
 }

@@ -6,10 +6,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
-import { errorBody, httpStatus } from './errors.ts';
+import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
+import type { Ops } from './ops.ts';
 import { userCalls } from './user.ts';
 import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
 import { trackerStateCalls } from './tracker-state.ts';
@@ -44,8 +45,8 @@ export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSet
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
 
-/** `logStream`: where log lines go (default stdout); tests read the log from it. */
-export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
+/** `logStream`: where log lines go (default stdout); tests read the log from it. `ops`: /metrics, /health, /ready (src/api/ops.ts). */
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream; ops?: Ops } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const calls = opts.calls ?? allCalls;
   const requestLogging = ['debug', 'trace'].includes(config.logLevel);
@@ -78,21 +79,25 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     let e: DomainError;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
       e = new DomainError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${config.http.bodyLimit} bytes` }] }, `Request body is larger than the limit of ${config.http.bodyLimit} bytes`);
+      noteAnswerCode(request, 7);
       reply.code(413);
       return reply.send(errorBody(e));
     }
     if (error.statusCode && error.statusCode < 500) {
       const what = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `unsupported content type ${request.headers['content-type']}` : `malformed request body: ${error.message}`;
       e = new DomainError(7, { errors: [{ parameter: '(body)', error: what }] }, `Invalid parameters: ${what}`);
+      noteAnswerCode(request, 7);
       return reply.code(httpStatus(e)).send(errorBody(e));
     }
     request.log.error({ err: redactError(error, secretsOf(request)) }, 'request failed');
     e = new DomainError(1);
+    noteAnswerCode(request, 1);
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = String(request.url).split('?')[0];
+    noteAnswerCode(request, 3);
     const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
@@ -100,6 +105,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(calls) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  opts.ops?.mount(app); // before the calls: its hook counts every one
   attachTaskWatch(app, services); // app/task/watch's streams end when the server closes
   mountCalls(app, calls.filter((c) => !c.upload), services);
   // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.

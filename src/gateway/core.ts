@@ -19,6 +19,23 @@ export interface GatewayStats {
   storeFailures: number;
 }
 
+/**
+ * One protocol's device traffic since start, read by /metrics when scraped (src/main.ts wires it):
+ * plain numbers bumped in place, so counting costs nothing on the hot path.
+ */
+export interface ProtocolCounters {
+  /** Open TCP device connections. */
+  connections: number;
+  /** Whole frames handed to the decoder (TCP frames, UDP datagrams, HTTP requests). */
+  frames: number;
+  /** Records decoded from registered devices and handed to the writer. */
+  fixes: number;
+  /** Of those, records committed whose answer went out to the device. */
+  acknowledged: number;
+  /** Frames that did not frame or decode (the connection is closed, the datagram or request refused). */
+  decodeErrors: number;
+}
+
 /** Where the gateway reports things it does not handle itself (chat, logs). */
 export interface GatewayHooks {
   /**
@@ -68,6 +85,8 @@ export class GatewayCore {
    * resolves once the answers to the frames it already took are sent, i.e. after their commit.
    */
   readonly drainable = new Set<Drainable>();
+  /** Per protocol name: what /metrics reports of the device traffic. */
+  readonly byProtocol = new Map<string, ProtocolCounters>();
   constructor(
     readonly registry: DeviceRegistry,
     readonly writer: FixWriter,
@@ -78,6 +97,13 @@ export class GatewayCore {
     limits: Partial<ConnectionLimits> = {},
   ) {
     this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
+  }
+
+  /** The counters of a protocol (made on first use: once per listener or session, never per frame). */
+  counters(protocol: string): ProtocolCounters {
+    let c = this.byProtocol.get(protocol);
+    if (!c) this.byProtocol.set(protocol, (c = { connections: 0, frames: 0, fixes: 0, acknowledged: 0, decodeErrors: 0 }));
+    return c;
   }
 }
 
@@ -90,6 +116,8 @@ export interface Drainable {
 export interface Handled {
   /** Resolves when the frame's records are committed (immediately when there are none). */
   committed: Promise<void>;
+  /** Records handed to the writer: acknowledged once `reply` is written (or, without one, once committed). */
+  records: number;
   reply?: Buffer;
   /** The device is unknown or blocked: send `refusal` (if any) and close. */
   refused?: { reason: 'unknown' | 'blocked'; refusal?: Buffer };
@@ -100,6 +128,7 @@ export interface Handled {
 export class DeviceSession {
   readonly ctx: DecodeContext;
   source?: Source;
+  readonly counters: ProtocolCounters;
   constructor(
     private core: GatewayCore,
     readonly protocol: Protocol,
@@ -108,6 +137,7 @@ export class DeviceSession {
     private channel?: OutboundChannel,
   ) {
     this.ctx = { now: core.now(), transport, config: {}, session: {} };
+    this.counters = core.counters(protocol.name);
   }
 
   /** Decode context with the current time, for the next frame. */
@@ -130,11 +160,11 @@ export class DeviceSession {
       if (!source) {
         core.stats.unknown++;
         core.registry.noteUnknown(deviceId, this.protocol.name, this.address, core.now());
-        return { committed: Promise.resolve(), refused: { reason: 'unknown', refusal: this.protocol.refuse?.(this.ctx) } };
+        return { committed: Promise.resolve(), records: 0, refused: { reason: 'unknown', refusal: this.protocol.refuse?.(this.ctx) } };
       }
       if (source.blocked) {
         core.stats.blocked++;
-        return { committed: Promise.resolve(), refused: { reason: 'blocked', refusal: this.protocol.refuse?.(this.ctx) } };
+        return { committed: Promise.resolve(), records: 0, refused: { reason: 'blocked', refusal: this.protocol.refuse?.(this.ctx) } };
       }
     }
     let identified: (() => void) | undefined;
@@ -147,8 +177,9 @@ export class DeviceSession {
     }
     if (result.commandAck && source && this.channel) core.hooks.commandAck?.(source, this.channel);
     const records = result.records ?? [];
-    if (!records.length || !source) return { committed: Promise.resolve(), reply: result.reply, identified };
+    if (!records.length || !source) return { committed: Promise.resolve(), records: 0, reply: result.reply, identified };
     core.stats.records += records.length;
+    this.counters.fixes += records.length;
     // Media files are named into their records before the submit and written only after the commit.
     const writeMedia = result.media?.length && core.media ? core.media.prepare(source.deviceId, records, result.media) : undefined;
     const now = core.now();
@@ -159,7 +190,7 @@ export class DeviceSession {
       const src = source;
       committed.then(() => core.hooks.texts!(src, texts), () => undefined);
     }
-    return { committed, reply: result.reply, identified };
+    return { committed, records: records.length, reply: result.reply, identified };
   }
 
   /** Whether a registered device has identified itself on this session. */

@@ -4,6 +4,7 @@ import { DecodeError, type Protocol } from '../../protocols/types.ts';
 import { DeviceSession, type GatewayCore } from './core.ts';
 
 export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, port: number): Promise<http.Server> {
+  const counters = core.counters(protocol.name);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -11,12 +12,14 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > protocol.maxFrameSize) {
+        if (!tooBig) counters.decodeErrors++;
         tooBig = true;
         req.destroy();
       } else chunks.push(c);
     });
     req.on('end', () => {
       if (tooBig) return;
+      counters.frames++;
       const session = new DeviceSession(core, protocol, 'http', req.socket.remoteAddress ?? '?');
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
       let result;
@@ -24,6 +27,7 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
         result = protocol.decodeHttp!({ method: req.method ?? 'GET', uri: req.url ?? '/', headers, body: Buffer.concat(chunks) }, session.context());
       } catch (e) {
         core.stats.malformed++;
+        counters.decodeErrors++;
         res.writeHead(400).end(e instanceof DecodeError ? e.message : 'bad request');
         return;
       }
@@ -33,7 +37,10 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
         return;
       }
       h.committed.then(
-        () => res.writeHead(result.status ?? 200).end(result.body ?? ''),
+        () => {
+          counters.acknowledged += h.records;
+          res.writeHead(result.status ?? 200).end(result.body ?? '');
+        },
         () => {
           core.stats.storeFailures++;
           res.writeHead(503).end('store unavailable, retry');

@@ -21,6 +21,8 @@ export interface Gateway {
   core: GatewayCore;
   /** Bound ports per protocol and transport (ephemeral ports resolved). */
   ports: Record<string, { tcp?: number; udp?: number; http?: number }>;
+  /** Listeners not (or no longer) taking devices, as `protocol/transport`, and `writer` when it cannot commit (/ready). */
+  down(): string[];
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
   };
   const sockets: UdpSocket[] = [];
   const ports: Gateway['ports'] = {};
+  const listeners: Array<{ name: string; up: () => boolean }> = [];
   try {
     for (const [name, protocol] of PROTOCOLS) {
       const port = config.protocolPorts[name];
@@ -58,17 +61,22 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
       if (protocol.transports.includes('http')) {
         const s = await listenHttp(core, protocol, host, port);
         track(s);
+        listeners.push({ name: `${name}/http`, up: () => s.listening });
         bound.http = (s.address() as { port: number }).port;
       }
       if (protocol.transports.includes('tcp')) {
         const s = await listenTcp(core, protocol, host, port, limits);
         track(s);
+        listeners.push({ name: `${name}/tcp`, up: () => s.listening });
         bound.tcp = (s.address() as { port: number }).port;
       }
       if (protocol.transports.includes('udp')) {
         // The UDP listener shares the TCP port number (as devices are configured), or its own when ephemeral.
         const u = await listenUdp(core, protocol, host, port === 0 ? 0 : (bound.tcp ?? port));
         sockets.push(u);
+        let udpOpen = true;
+        u.once('close', () => (udpOpen = false));
+        listeners.push({ name: `${name}/udp`, up: () => udpOpen });
         bound.udp = u.address().port;
       }
       ports[name] = bound;
@@ -77,7 +85,8 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
     await closeAll(core, servers, sockets, open, registry, writer);
     throw e;
   }
-  return { core, ports, close: () => closeAll(core, servers, sockets, open, registry, writer, config.gateway.shutdownSeconds * 1000) };
+  const down = () => [...listeners.filter((l) => !l.up()).map((l) => l.name), ...(writer.alive ? [] : ['writer'])];
+  return { core, ports, down, close: () => closeAll(core, servers, sockets, open, registry, writer, config.gateway.shutdownSeconds * 1000) };
 }
 
 /**

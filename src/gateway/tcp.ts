@@ -20,6 +20,7 @@ export interface TcpLimits {
 export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, port: number, limits: TcpLimits): Promise<net.Server> {
   const perAddress = core.perAddress;
   const maxPerAddress = Math.min(limits.maxConnectionsPerAddress, core.limits.maxConnectionsPerAddress);
+  const counters = core.counters(protocol.name);
   const server = net.createServer((socket) => {
     const address = socket.remoteAddress ?? '?';
     const n = perAddress.get(address) ?? 0;
@@ -30,8 +31,10 @@ export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, p
     }
     perAddress.set(address, n + 1);
     core.stats.connections++;
+    counters.connections++;
     socket.once('close', () => {
       core.stats.connections--;
+      counters.connections--;
       const left = (perAddress.get(address) ?? 1) - 1;
       if (left) perAddress.set(address, left);
       else perAddress.delete(address);
@@ -154,6 +157,7 @@ class DeviceConnection implements OutboundChannel, Drainable {
   }
 
   private onFrame(frame: Buffer): void {
+    this.session.counters.frames++;
     const result = this.protocol.decode!(frame, this.session.context());
     const h = this.session.handle(result);
     if (h.refused) {
@@ -167,12 +171,13 @@ class DeviceConnection implements OutboundChannel, Drainable {
     }
     this.inflight++;
     if (this.inflight >= this.limits.maxInflight) this.socket.pause();
-    const { reply, identified } = h;
+    const { reply, identified, records } = h;
     this.tail = this.tail
       .then(() => h.committed)
       .then(
         async () => {
           if (reply && !this.socket.destroyed) await this.write(reply);
+          this.session.counters.acknowledged += records;
           // Commands may go out now: the device has its answer to the frame that identified it.
           if (identified && !this.closed) identified();
         },
@@ -197,7 +202,8 @@ class DeviceConnection implements OutboundChannel, Drainable {
 
   private malformed(e: unknown): void {
     this.core.stats.malformed++;
-    if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, error: String((e as Error)?.stack ?? e) });
+    this.session.counters.decodeErrors++;
+    if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, connection: this.session.address, device: this.session.ctx.deviceId, error: String((e as Error)?.stack ?? e) });
     // Acknowledge what was committed before the bad frame, then close.
     this.closed = true;
     clearTimeout(this.identifyTimer);

@@ -12,6 +12,7 @@ const MAX_PEERS = 100_000;
 
 export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, port: number): Promise<dgram.Socket> {
   const socket = dgram.createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
+  const counters = core.counters(protocol.name);
   const peers = new Map<string, { session: DeviceSession; seen: number }>();
   const sweep = setInterval(() => {
     const old = core.now() - SESSION_IDLE_MS;
@@ -46,11 +47,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
       peers.set(key, peer);
     }
     peer.seen = core.now();
+    counters.frames++;
     let h;
     try {
       h = peer.session.handle(protocol.decode!(msg, peer.session.context()));
     } catch {
       core.stats.malformed++;
+      counters.decodeErrors++;
       return;
     }
     if (h.refused) {
@@ -58,16 +61,18 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
       peers.delete(key);
       return;
     }
-    const { reply, identified } = h;
+    const { reply, identified, records } = h;
     const answered: Promise<unknown> = h.committed.then(
       () =>
         new Promise<void>((resolve) => {
           // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
           if (!reply) {
+            counters.acknowledged += records;
             identified?.();
             return resolve();
           }
           socket.send(reply, rinfo.port, rinfo.address, () => {
+            counters.acknowledged += records;
             identified?.();
             resolve();
           });

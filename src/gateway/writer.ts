@@ -13,7 +13,7 @@ export class StoreUnavailable extends Error {}
 export class FixWriter {
   private worker: Worker;
   private next = 1;
-  private waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void; at: number }>();
   private outbox: Array<{ id: number; rows: PackedRows }> = [];
   private flushScheduled = false;
   private dead: Error | null = null;
@@ -24,6 +24,11 @@ export class FixWriter {
   readonly ready: Promise<void>;
   /** Called after every commit (the telemetry core looks for new work then). */
   onCommitted?: () => void;
+  /**
+   * Called once per group commit with how long its oldest submit waited for it, in seconds
+   * (/metrics' commit latency): once per commit, not per record.
+   */
+  onCommitLatency?: (seconds: number) => void;
 
   constructor(dbFile: string, opts: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
     this.worker = startWorker(new URL('./writer-worker.ts', import.meta.url), { dbFile, synchronous: opts.synchronous ?? 'FULL' });
@@ -32,6 +37,8 @@ export class FixWriter {
       this.worker.once('error', reject);
     });
     this.worker.on('message', (m: { done?: number[]; failed?: number[]; error?: string }) => {
+      const oldest = m.done?.length && this.onCommitLatency ? this.waiting.get(m.done[0]) : undefined;
+      if (oldest) this.onCommitLatency!((performance.now() - oldest.at) / 1000);
       for (const id of m.done ?? []) this.settle(id);
       for (const id of m.failed ?? []) this.settle(id, new StoreUnavailable(m.error));
       if (m.done?.length) this.onCommitted?.();
@@ -52,6 +59,11 @@ export class FixWriter {
     for (const id of [...this.waiting.keys()]) this.settle(id, e instanceof StoreUnavailable ? e : new StoreUnavailable(e.message));
   }
 
+  /** False once the writer thread failed or exited: nothing more can be committed (/ready). */
+  get alive(): boolean {
+    return this.dead === null && !this.closed;
+  }
+
   /** How many submits wait for their commit (the gateway applies backpressure on it). */
   get pending(): number {
     return this.waiting.size;
@@ -61,7 +73,7 @@ export class FixWriter {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     const rows = pack(sourceId, records, now);
-    const p = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve: () => ((this.committed += records.length), resolve()), reject }));
+    const p = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve: () => ((this.committed += records.length), resolve()), reject, at: performance.now() }));
     this.outbox.push({ id, rows });
     // One message per event-loop turn carries every submit of that turn.
     if (!this.flushScheduled) {

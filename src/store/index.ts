@@ -30,6 +30,7 @@ import { FileStore } from './files.ts';
 import { CheckinStore } from './checkins.ts';
 import { RetranslatorStore } from './retranslators.ts';
 import { MapLayerStore } from './map-layers.ts';
+import { OpsStore } from './ops.ts';
 
 export interface Store {
   users: UserStore;
@@ -61,6 +62,8 @@ export interface Store {
   checkins: CheckinStore;
   retranslators: RetranslatorStore;
   mapLayers: MapLayerStore;
+  /** What /metrics reads on a scrape (src/store/ops.ts). */
+  ops: OpsStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -142,6 +145,7 @@ export function openStore(file: string): Store {
     checkins: new CheckinStore(db),
     retranslators: new RetranslatorStore(db),
     mapLayers: new MapLayerStore(db),
+    ops: new OpsStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
