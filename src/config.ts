@@ -54,6 +54,8 @@ export interface Config {
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
   /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
   forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
+  /** Tracker reports (docs/reports.md): reports generated at once, queued or running per user, tries before failing. */
+  reports: { threads: number; perUser: number; attempts: number };
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       timeoutMs: int(env, 'FSM_FORWARD_TIMEOUT_MS', 30_000, 100, 3_600_000),
       pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
     },
+    reports: { threads: int(env, 'FSM_REPORT_THREADS', 2, 1, 64), perUser: int(env, 'FSM_REPORTS_PER_USER', 15, 1, 10_000), attempts: int(env, 'FSM_REPORT_ATTEMPTS', 3, 1, 100) },
   };
   return deepFreeze(cfg);
 }
