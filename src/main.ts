@@ -85,7 +85,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   telemetry.start();
   judge.start();
   // Tracker reports: generated in their own small worker pool (src/reports/queue.ts, docs/reports.md).
-  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: config.geocoder, log: (msg, data) => api.log.error(data ?? {}, msg) });
+  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, log: (msg, data) => api.log.error(data ?? {}, msg) });
   (services as Services).reports = reports;
   reports.start();
   // Expired uploads, unused avatars and unreferenced blobs go (docs/files.md).

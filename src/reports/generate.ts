@@ -5,10 +5,9 @@
  * ready, all from this thread: the main thread only dispatches. A report deleted meanwhile is
  * dropped; a stop asked by the server (the shared `stop` flag) ends it between trackers.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { formatDateTime } from '../core/time.ts';
-import { createGeocoder, type GeocoderService } from '../geocoder/index.ts';
-import type { GeocoderConfig, GeocoderType } from '../geocoder/types.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { Formatter } from './format.ts';
 import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
@@ -26,10 +25,28 @@ export interface StoredParams {
   locale_info: LocaleInfo;
 }
 
+/** An address asked of the main thread's geocoder, and its answer. */
+export interface AddressAsk {
+  n: number;
+  lat: number;
+  lng: number;
+  type: string;
+  lang: string;
+}
+export interface AddressAnswer {
+  n: number;
+  address: string;
+}
+
 export interface ReportTask {
   dbFile: string;
   id: number;
-  geocoder: GeocoderConfig;
+  /**
+   * Addresses come from the main thread's geocoder (its loaded offline data, its cache, its remote
+   * providers) over this port: a worker loading the offline data again would cost seconds and memory.
+   * Absent: no addresses (coordinates are shown).
+   */
+  addresses?: MessagePort;
   /** Shared with the queue: 1 when the server stops (the report is queued again). */
   stop?: Int32Array;
 }
@@ -38,9 +55,8 @@ export type ReportOutcome = { kind: 'ready' } | { kind: 'gone' } | { kind: 'stop
 
 class Stopped extends Error {}
 
-/** The thread's connection and geocoder, kept between reports. */
+/** The thread's connection, kept between reports. */
 let cached: { dbFile: string; store: Store } | undefined;
-let geocoder: GeocoderService | undefined;
 
 function storeOf(dbFile: string): Store {
   if (cached?.dbFile !== dbFile) {
@@ -65,6 +81,11 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
   }
   let shown = 0;
   const memo = new Map<string, Promise<string>>();
+  const waiting = new Map<number, (address: string) => void>();
+  task.addresses?.on('message', (a: AddressAnswer) => {
+    waiting.get(a.n)?.(a.address);
+    waiting.delete(a.n);
+  });
   const ctx: PluginContext = {
     store,
     ownerId: row.owner_id,
@@ -77,9 +98,12 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
     address(lat, lng) {
       const key = `${lat.toFixed(5)},${lng.toFixed(5)}`;
       let a = memo.get(key);
+      const port = task.addresses;
+      if (!port) return Promise.resolve('');
       if (!a) {
-        geocoder ??= createGeocoder(task.geocoder, { cache: store.geocache });
-        a = geocoder.reverse(lat, lng, { type: p.geocoder as GeocoderType, lang: p.locale_info.locale }).then((r) => r?.address ?? '', () => '');
+        const n = memo.size;
+        a = new Promise<string>((resolve) => waiting.set(n, resolve));
+        port.postMessage({ n, lat, lng, type: p.geocoder, lang: p.locale_info.locale } satisfies AddressAsk);
         memo.set(key, a);
       }
       return a;
@@ -111,5 +135,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
   } catch (e) {
     if (e instanceof Stopped) return { kind: 'stopped' };
     return { kind: 'failed', error: (e as Error).message || String(e) };
+  } finally {
+    task.addresses?.close();
   }
 }

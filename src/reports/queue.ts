@@ -7,10 +7,11 @@
  * again, or failed with the reason once they were tried `maxAttempts` times; a clean stop queues the
  * running ones again without counting the try. No report stays at a percent forever.
  */
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { GeocoderConfig } from '../geocoder/types.ts';
+import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import type { Store } from '../store/index.ts';
-import type { ReportOutcome, ReportTask } from './generate.ts';
+import type { AddressAnswer, AddressAsk, ReportOutcome, ReportTask } from './generate.ts';
 
 /** What the API needs of the queue: to be told of a new report. */
 export interface ReportRunner {
@@ -23,7 +24,8 @@ export interface ReportQueueOptions {
   threads: number;
   /** Tries before a report that keeps being interrupted is failed (FSM_REPORT_ATTEMPTS, default 3). */
   maxAttempts: number;
-  geocoder: GeocoderConfig;
+  /** Answers the workers' address questions (the API's geocoder). */
+  geocoder: Geocoder;
   now?: () => number;
   log?(msg: string, data?: Record<string, unknown>): void;
 }
@@ -102,10 +104,18 @@ export class ReportQueue implements ReportRunner {
   }
 
   private async generate(id: number): Promise<void> {
-    const task: ReportTask = { dbFile: this.opts.dbFile, id, geocoder: this.opts.geocoder, stop: this.stop };
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (a: AddressAsk) => {
+      // Background work: `ui` lets a failing remote provider be skipped at once (docs/geocoder.md).
+      void this.opts.geocoder.reverse(a.lat, a.lng, { type: a.type as GeocoderType, lang: a.lang, goal: 'ui' }).then(
+        (r) => r?.address ?? '',
+        () => '',
+      ).then((address) => port1.postMessage({ n: a.n, address } satisfies AddressAnswer));
+    });
+    const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2 };
     let outcome: ReportOutcome;
     try {
-      outcome = (await this.pool.run(task)) as ReportOutcome;
+      outcome = (await this.pool.run(task, { transferList: [port2] })) as ReportOutcome;
     } catch (e) {
       // The worker died (out of its heap, or destroyed by close): tried again up to maxAttempts.
       if (this.closed) return;
@@ -114,6 +124,9 @@ export class ReportQueue implements ReportRunner {
       if (row && row.attempts >= this.opts.maxAttempts) this.store.reports.fail(id, `generation failed ${row.attempts} times: ${(e as Error).message}`, this.now());
       else this.store.reports.requeue(id, false);
       return;
+    }
+    finally {
+      port1.close();
     }
     if (outcome.kind === 'failed') {
       this.opts.log?.('report failed', { report: id, error: outcome.error });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/api/kernel.ts';
 import { buildApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
+import { createGeocoder } from '../../src/geocoder/index.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { ReportQueue } from '../../src/reports/queue.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -232,7 +233,7 @@ describe('status, retrieve, download, delete', () => {
   });
 
   it('a queue generates what waits: status 100, retrieve answers the report object', async () => {
-    const queue = new ReportQueue(s.store, { dbFile: config.dbFile, threads: 2, maxAttempts: 3, geocoder: config.geocoder });
+    const queue = new ReportQueue(s.store, { dbFile: config.dbFile, threads: 2, maxAttempts: 3, geocoder: createGeocoder(config.geocoder) });
     try {
       queue.start();
       expect(await queue.idle(120_000)).toBe(true);
