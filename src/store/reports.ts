@@ -156,14 +156,44 @@ export interface ReportFixRow {
   attrs: string | null;
 }
 
-/** What the report plugins read of the telemetry core's results. */
+/** A check-in as the check-in report reads it. */
+export interface ReportCheckinRow {
+  marker_time: number;
+  lat: number;
+  lng: number;
+  address: string;
+  comment: string | null;
+  employee: string | null;
+  form: string | null;
+}
+
+/** A work status change: the status from `changed` on (null: none); label null once the status is deleted. */
+export interface ReportStatusRow {
+  changed: number;
+  status_id: number | null;
+  label: string | null;
+}
+
+/** What the report plugins read of the telemetry core's results and the field service's records. */
 export class ReportDataStore {
+  private checkinsStmt;
+  private statusBeforeStmt;
+  private statusesStmt;
   private parkingsStmt;
   private visitsStmt;
   private fixesStmt;
   private stepsStmt;
 
   constructor(db: DB) {
+    this.checkinsStmt = db.prepare<[number, number, number], ReportCheckinRow>(
+      `SELECT c.marker_time, c.lat, c.lng, c.address, c.comment,
+         (SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.id = c.employee_id) AS employee,
+         (SELECT f.label FROM forms f WHERE f.id = c.form_id) AS form
+       FROM checkins c WHERE c.tracker_id = ? AND c.marker_time BETWEEN ? AND ? ORDER BY c.marker_time, c.id`,
+    );
+    const status = 'SELECT c.changed, c.new_status_id AS status_id, (SELECT s.label FROM statuses s WHERE s.id = c.new_status_id) AS label FROM status_changes c';
+    this.statusBeforeStmt = db.prepare<[number, number], ReportStatusRow>(`${status} WHERE c.tracker_id = ? AND c.changed < ? ORDER BY c.changed DESC, c.id DESC LIMIT 1`);
+    this.statusesStmt = db.prepare<[number, number, number], ReportStatusRow>(`${status} WHERE c.tracker_id = ? AND c.changed BETWEEN ? AND ? ORDER BY c.changed, c.id`);
     this.parkingsStmt = db.prepare<[number, number, number], SegmentRow>(
       `SELECT id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, length_km, max_speed, avg_speed, open, start_address
        FROM tracks WHERE source_id = ? AND type = 'parking' AND gsm_lbs = 0 AND start_time <= ? AND end_time >= ? ORDER BY start_time, id`,
@@ -177,6 +207,15 @@ export class ReportDataStore {
     );
   }
 
+  /** Check-ins of the tracker in [from, to], in time order, with the employee's name and the form's label. */
+  checkins(trackerId: number, from: number, to: number): ReportCheckinRow[] {
+    return this.checkinsStmt.all(trackerId, from, to);
+  }
+  /** The tracker's work status changes of [from, to], led by the last one before `from` (the status then). */
+  statusChanges(trackerId: number, from: number, to: number): ReportStatusRow[] {
+    const before = this.statusBeforeStmt.get(trackerId, from);
+    return [...(before ? [before] : []), ...this.statusesStmt.all(trackerId, from, to)];
+  }
   /** Parkings (GNSS) overlapping [from, to], in time order. */
   parkings(sourceId: number, from: number, to: number): SegmentRow[] {
     return this.parkingsStmt.all(sourceId, to, from);
