@@ -167,6 +167,21 @@ export interface ReportCheckinRow {
   form: string | null;
 }
 
+/** A task (or route checkpoint) as the task report reads it. */
+export interface ReportTaskRow {
+  id: number;
+  label: string;
+  address: string;
+  lat: number | null;
+  lng: number | null;
+  from_time: number;
+  to_time: number | null;
+  status: string;
+  arrival_date: number | null;
+  stay_duration: number;
+  completion_date: number | null;
+}
+
 /** A work status change: the status from `changed` on (null: none); label null once the status is deleted. */
 export interface ReportStatusRow {
   changed: number;
@@ -177,6 +192,7 @@ export interface ReportStatusRow {
 /** What the report plugins read of the telemetry core's results and the field service's records. */
 export class ReportDataStore {
   private checkinsStmt;
+  private tasksStmt;
   private statusBeforeStmt;
   private statusesStmt;
   private parkingsStmt;
@@ -190,6 +206,10 @@ export class ReportDataStore {
          (SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.id = c.employee_id) AS employee,
          (SELECT f.label FROM forms f WHERE f.id = c.form_id) AS form
        FROM checkins c WHERE c.tracker_id = ? AND c.marker_time BETWEEN ? AND ? ORDER BY c.marker_time, c.id`,
+    );
+    this.tasksStmt = db.prepare<[number, number, number], ReportTaskRow>(
+      `SELECT id, label, address, lat, lng, from_time, to_time, status, arrival_date, stay_duration, completion_date FROM tasks
+       WHERE tracker_id = ? AND type <> 'route' AND from_time BETWEEN ? AND ? ORDER BY from_time, id`,
     );
     const status = 'SELECT c.changed, c.new_status_id AS status_id, (SELECT s.label FROM statuses s WHERE s.id = c.new_status_id) AS label FROM status_changes c';
     this.statusBeforeStmt = db.prepare<[number, number], ReportStatusRow>(`${status} WHERE c.tracker_id = ? AND c.changed < ? ORDER BY c.changed DESC, c.id DESC LIMIT 1`);
@@ -210,6 +230,10 @@ export class ReportDataStore {
   /** Check-ins of the tracker in [from, to], in time order, with the employee's name and the form's label. */
   checkins(trackerId: number, from: number, to: number): ReportCheckinRow[] {
     return this.checkinsStmt.all(trackerId, from, to);
+  }
+  /** Tasks and checkpoints of the tracker starting in [from, to], in time order. */
+  tasks(trackerId: number, from: number, to: number): ReportTaskRow[] {
+    return this.tasksStmt.all(trackerId, from, to);
   }
   /** The tracker's work status changes of [from, to], led by the last one before `from` (the status then). */
   statusChanges(trackerId: number, from: number, to: number): ReportStatusRow[] {

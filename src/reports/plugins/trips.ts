@@ -60,7 +60,8 @@ export const tripsPlugin = definePlugin({
       trackerDone(ctx, i);
       if (!rows.length && p.hide_empty_tabs) continue;
       if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
-      const cols = ctx.store.tracks.columns(tracker.sourceId, ctx.from, ctx.to, false);
+      // The points of the trips only: from the first trip's start to the last one's end.
+      const cols = trips.length ? ctx.store.tracks.columns(tracker.sourceId, trips[0].start_time, trips[trips.length - 1].end_time, false) : undefined;
       sheets.push({
         header: tracker.label,
         entity_ids: [tracker.id],
@@ -70,7 +71,7 @@ export const tripsPlugin = definePlugin({
             header: word(locale, 'trips'),
             columns: columns(locale, [['n', 'n', 1], ['start_time', 'start', 3], ['start_address', 'start_address', 6], ['end_time', 'end', 3], ['end_address', 'end_address', 6], ['length', 'distance', 2], ['duration', 'duration', 2], ['max_speed', 'max_speed', 2], ['avg_speed', 'avg_speed', 2]]),
             rows,
-            track: trackLine(cols, pointsIn(cols, trips.map((r) => [r.start_time, r.end_time]))),
+            track: cols ? trackLine(cols, pointsIn(cols, trips.map((r) => [r.start_time, r.end_time]))) : [],
           },
           { type: 'text', header: word(locale, 'summary'), data: summaryLines(ctx, t) },
         ],
