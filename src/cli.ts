@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { AccountError, createUser } from './accounts/accounts.ts';
+import { settingsErrors } from './accounts/settings.ts';
 import { DomainError } from './core/errors.ts';
 import { APP_PROTOCOL, createActivationCode, formatCode } from './fieldapp/activation.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -52,8 +53,8 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
     },
   },
   'user create': {
-    usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',
-    options: { login: { type: 'string' }, password: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, demo: { type: 'boolean' }, unactivated: { type: 'boolean' }, parent: { type: 'string' }, rights: { type: 'string' } },
+    usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--measurement-system metric|imperial|us] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',
+    options: { login: { type: 'string' }, password: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, 'measurement-system': { type: 'string' }, demo: { type: 'boolean' }, unactivated: { type: 'boolean' }, parent: { type: 'string' }, rights: { type: 'string' } },
     async run(ctx, o) {
       const config = loadConfig();
       const r = await createUser(
@@ -63,6 +64,7 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
           password: need(o, 'password'),
           timeZone: o['time-zone'] as string | undefined,
           locale: o.locale as string | undefined,
+          measurementSystem: o['measurement-system'] as string | undefined,
           demo: !!o.demo,
           unactivated: !!o.unactivated,
           parentLogin: o.parent as string | undefined,
@@ -70,6 +72,21 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
         },
       );
       ctx.out(`created user ${r.id}${r.activationMailed ? ' (activation link mailed)' : ''}`, { id: r.id });
+    },
+  },
+  'user update': {
+    usage: 'user update --login L [--time-zone Z] [--locale L] [--measurement-system metric|imperial|us]',
+    options: { login: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, 'measurement-system': { type: 'string' } },
+    run(ctx, o) {
+      const u = ctx.store.users.findByLogin(need(o, 'login'));
+      if (!u) throw new UsageError(`no user with login ${o.login}`);
+      const changes = { time_zone: o['time-zone'] as string | undefined, locale: o.locale as string | undefined, measurement_system: o['measurement-system'] as string | undefined };
+      const wrong = settingsErrors(changes);
+      if (wrong.length) throw new UsageError(wrong.map((w) => `--${w.parameter.replace('_', '-')}: ${w.error}`).join('; '));
+      if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('name at least one setting to change');
+      ctx.store.users.updateSettings(u.id, changes);
+      const now = ctx.store.users.get(u.id)!;
+      ctx.out(`${u.login}: time zone ${now.time_zone}, locale ${now.locale}, measurement system ${now.measurement_system}`, { id: u.id, time_zone: now.time_zone, locale: now.locale, measurement_system: now.measurement_system });
     },
   },
   'dealer block': {

@@ -56,6 +56,8 @@ export interface Config {
   forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
   /** /metrics on the API port (docs/operations.md); with a token, scrapes need `Authorization: Bearer <token>`. */
   metrics: { enabled: boolean; token: string | null };
+  /** Tracker reports (docs/reports.md): reports generated at once, queued or running per user, tries before failing. */
+  reports: { threads: number; perUser: number; attempts: number };
 }
 
 export class ConfigError extends Error {}
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
     },
     metrics: { enabled: onOff(env, 'FSM_METRICS', true), token: env.FSM_METRICS_TOKEN?.trim() || null },
+    reports: { threads: int(env, 'FSM_REPORT_THREADS', 2, 1, 64), perUser: int(env, 'FSM_REPORTS_PER_USER', 15, 1, 10_000), attempts: int(env, 'FSM_REPORT_ATTEMPTS', 3, 1, 100) },
   };
   return deepFreeze(cfg);
 }

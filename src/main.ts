@@ -21,6 +21,7 @@ import { BlobStore } from './files/blobs.ts';
 import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
+import { ReportQueue } from './reports/queue.ts';
 import { readFileSync } from 'node:fs';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
@@ -40,6 +41,7 @@ export interface Running {
   gateway: Gateway;
   telemetry: TelemetryScheduler;
   forwarding: ForwardingService;
+  reports: ReportQueue;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,11 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);
   telemetry.start();
   judge.start();
+  // Tracker reports: generated in their own small worker pool (src/reports/queue.ts, docs/reports.md).
+  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, log: (msg, data) => api.log.error(data ?? {}, msg) });
+  (services as Services).reports = reports;
+  reports.start();
+  ops.attach({ reportQueue: () => store.reports.pendingCount() });
   // Expired uploads, unused avatars and unreferenced blobs go (docs/files.md).
   const fileSweeper = new FileSweeper({ store, blobs: new BlobStore(config.dataDir), now: Date.now }, config.files.sweepSeconds, (msg, data) => api.log.error(data ?? {}, msg));
   fileSweeper.start();
@@ -105,6 +112,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     gateway,
     telemetry,
     forwarding,
+    reports,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).
@@ -118,6 +126,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await apiClosed;
       await fileSweeper.stop();
       await taskSchedules.stop();
+      await reports.close(Math.max(1000, until - Date.now()));
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       store.close();

@@ -8,6 +8,7 @@ import type { UserRow } from '../store/users.ts';
 import { GRANTABLE_RIGHTS } from './rights.ts';
 import { hashPassword, PASSWORD_RULE, randomPassword } from '../auth/passwords.ts';
 import { isValidTimeZone } from '../core/time.ts';
+import { settingsErrors } from './settings.ts';
 
 export class AccountError extends Error {}
 
@@ -18,6 +19,7 @@ export interface CreateUserInput {
   rights?: string[];
   timeZone?: string;
   locale?: string;
+  measurementSystem?: string;
   demo?: boolean;
   unactivated?: boolean;
 }
@@ -39,6 +41,8 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ 
   if (!PASSWORD_RULE.test(input.password ?? '')) throw new AccountError('password must be 1 to 40 printable characters');
   if (store.users.findByLogin(login)) throw new AccountError(`a user with login ${login} exists already`);
   if (input.timeZone && !isValidTimeZone(input.timeZone)) throw new AccountError(`unknown time zone ${input.timeZone}`);
+  const wrong = settingsErrors({ locale: input.locale, measurement_system: input.measurementSystem });
+  if (wrong.length) throw new AccountError(`${wrong[0].parameter.replace('_', '-')}: ${wrong[0].error}`);
   let parent: UserRow | undefined;
   if (input.parentLogin) {
     parent = store.users.findByLogin(input.parentLogin);
@@ -58,6 +62,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ 
     activated: !input.unactivated,
     timeZone: input.timeZone,
     locale: input.locale,
+    measurementSystem: input.measurementSystem,
     now: deps.now(),
   });
   let activationMailed = false;

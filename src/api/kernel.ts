@@ -15,6 +15,8 @@ import type { Geocoder } from '../geocoder/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { ForwardingControl } from '../forwarding/types.ts';
+import type { ReportRunner } from '../reports/queue.ts';
+import type { ReportFiles } from '../reports/render/index.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
@@ -51,6 +53,10 @@ export interface Services {
   uploads?: UploadRunner;
   /** The retranslators' forwarding engine (src/forwarding); absent: changes apply at its next look. */
   forwarding?: ForwardingControl;
+  /** The report queue (src/reports/queue.ts): told of new reports; absent: they wait for its next start. */
+  reports?: ReportRunner;
+  /** Report files (src/reports/render); absent: rendered on this thread (src/reports/files.ts). */
+  reportFiles?: ReportFiles;
 }
 
 /**

@@ -31,6 +31,7 @@ import { CheckinStore } from './checkins.ts';
 import { RetranslatorStore } from './retranslators.ts';
 import { MapLayerStore } from './map-layers.ts';
 import { OpsStore } from './ops.ts';
+import { ReportDataStore, ReportStore } from './reports.ts';
 
 export interface Store {
   users: UserStore;
@@ -64,6 +65,9 @@ export interface Store {
   mapLayers: MapLayerStore;
   /** What /metrics reads on a scrape (src/store/ops.ts). */
   ops: OpsStore;
+  /** Tracker reports and what their plugins read (docs/reports.md). */
+  reports: ReportStore;
+  reportData: ReportDataStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -146,6 +150,8 @@ export function openStore(file: string): Store {
     retranslators: new RetranslatorStore(db),
     mapLayers: new MapLayerStore(db),
     ops: new OpsStore(db),
+    reports: new ReportStore(db),
+    reportData: new ReportDataStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

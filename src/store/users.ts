@@ -58,6 +58,7 @@ export interface NewUser {
   activated?: boolean;
   timeZone?: string;
   locale?: string;
+  measurementSystem?: string;
   title?: string;
   firstName?: string;
   lastName?: string;
@@ -82,8 +83,8 @@ export class UserStore {
     this.byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
     this.byLogin = db.prepare<[string], UserRow>('SELECT * FROM users WHERE login_key = ?');
     this.insert = db.prepare(
-      `INSERT INTO users (parent_id, dealer_id, tariff_id, login, login_key, password_hash, rights, demo, activated, time_zone, locale, title, first_name, last_name, creation_date)
-       VALUES (@parent_id, @dealer_id, @tariff_id, @login, @login_key, @password_hash, @rights, @demo, @activated, @time_zone, @locale, @title, @first_name, @last_name, @creation_date)`,
+      `INSERT INTO users (parent_id, dealer_id, tariff_id, login, login_key, password_hash, rights, demo, activated, time_zone, locale, measurement_system, title, first_name, last_name, creation_date)
+       VALUES (@parent_id, @dealer_id, @tariff_id, @login, @login_key, @password_hash, @rights, @demo, @activated, @time_zone, @locale, @measurement_system, @title, @first_name, @last_name, @creation_date)`,
     );
     this.countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users');
     this.dealerBlocked = db.prepare<[number], { blocked: number }>('SELECT blocked FROM dealers WHERE id = ?');
@@ -135,6 +136,7 @@ export class UserStore {
       activated: u.activated === false ? 0 : 1,
       time_zone: u.timeZone ?? parent?.time_zone ?? 'UTC',
       locale: u.locale ?? parent?.locale ?? 'en',
+      measurement_system: u.measurementSystem ?? parent?.measurement_system ?? 'metric',
       title: u.title ?? '',
       first_name: u.firstName ?? '',
       last_name: u.lastName ?? '',
@@ -161,6 +163,11 @@ export class UserStore {
   /** Blocks (or unblocks) a master and its sub-users on behalf of their dealer. */
   setDealerBlocked(masterId: number, blocked: boolean): void {
     this.setDealerBlockedStmt.run(blocked ? 1 : 0, masterId, masterId);
+  }
+  /** Time zone, locale and measurement system (only those given). */
+  updateSettings(id: number, s: { time_zone?: string; locale?: string; measurement_system?: string }): void {
+    const entries = (['time_zone', 'locale', 'measurement_system'] as const).filter((k) => s[k] !== undefined);
+    if (entries.length) this.db.prepare(`UPDATE users SET ${entries.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map((k) => s[k]!), id);
   }
   setTariff(masterId: number, tariffId: number): void {
     this.setTariffStmt.run(tariffId, masterId, masterId);

@@ -1,0 +1,200 @@
+/**
+ * Tracker report calls (spec: Tracker reports, base path /report/tracker; "Generated tracker report";
+ * issue 12): generate queues a report (src/reports/queue.ts generates it in a worker), list, status,
+ * retrieve and download read it, delete removes it. docs/reports.md states every decision: the
+ * checks in order, the list item, the plugins and their members, failed reports.
+ */
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { GEOCODER_TYPES } from '../geocoder/types.ts';
+import { directReportFiles } from '../reports/files.ts';
+import type { StoredParams } from '../reports/generate.ts';
+import { word, type Word } from '../reports/i18n.ts';
+import type { MeasurementSystem, ReportBody } from '../reports/model.ts';
+import { PLUGINS } from '../reports/plugins/index.ts';
+import { isTimeOfDay } from '../reports/time-filter.ts';
+import type { ReportRow } from '../store/reports.ts';
+import type { UserRow } from '../store/users.ts';
+import { defineCall, FileAnswer, SerializedMembers, type Services } from './kernel.ts';
+import { issuesToErrors } from './params.ts';
+import { id } from './schemas.ts';
+
+const unzip = promisify(gunzip);
+const DAY = 86_400_000;
+
+const timeOfDay = z.string().refine(isTimeOfDay, 'expected HH:mm or HH:mm:ss');
+
+const generateParams = z.object({
+  from: z.string(),
+  to: z.string(),
+  title: z.string().max(255).nullable().optional(),
+  geocoder: z.enum(GEOCODER_TYPES as [string, ...string[]]).optional(),
+  trackers: z.array(id).min(1).max(10_000).optional(),
+  employees: z.array(id).min(1).max(10_000).optional(),
+  time_filter: z.object({ from: timeOfDay, to: timeOfDay, weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7) }).nullable().optional(),
+  // Common members here; the plugin's own members are checked by its schema (passthrough).
+  plugin: z.looseObject({ plugin_id: z.number().int(), show_seconds: z.boolean().default(false), hide_empty_tabs: z.boolean().default(false) }),
+});
+
+function parseTime(v: string, parameter: string, tz: string): number {
+  const ms = parseDateTime(v, tz);
+  if (ms === undefined) throw invalidParams([{ parameter, error: 'expected yyyy-MM-dd HH:mm:ss' }]);
+  return ms;
+}
+
+/** The trackers the report is about: owned, live, not blocked (217), with reports in their tariff (236). */
+function reportTrackers(services: Services, owner: UserRow, q: { trackers?: number[]; employees?: number[] }): number[] {
+  const { store } = services;
+  let ids: number[];
+  if (q.employees) {
+    const unknown = q.employees.filter((e) => !store.employees.get(owner.id, e)?.tracker_id);
+    if (unknown.length) throw new DomainError(217, { ids: unknown }, `List contains non-existent entities: employees without a tracker or unknown: ${unknown.join(', ')}`);
+    ids = q.employees.map((e) => store.employees.get(owner.id, e)!.tracker_id!);
+  } else ids = q.trackers!;
+  ids = [...new Set(ids)];
+  const rows = ids.map((t) => store.trackers.get(owner.id, t));
+  const missing = ids.filter((_, k) => !rows[k] || rows[k]!.blocked);
+  if (missing.length) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
+  const noReports = rows.filter((t) => !store.tariffs.get(t!.tariff_id)?.has_reports).map((t) => t!.id);
+  if (noReports.length) throw new DomainError(236, { ids: noReports }, `Feature unavailable due to tariff restrictions: no reports for trackers ${noReports.join(', ')}`);
+  return ids;
+}
+
+const generate = defineCall({
+  path: 'report/tracker/generate',
+  summary: 'Queue a report of a plugin over trackers (or employees) and a period; answers its id. Generated off the event loop; poll report/tracker/status.',
+  right: 'reports',
+  params: generateParams,
+  handler({ services, owner, user, params: q }) {
+    const { store, config, now } = services;
+    const plugin = PLUGINS.get(q.plugin.plugin_id);
+    if (!plugin) throw new DomainError(222, {}, `Report plugin not found: ${q.plugin.plugin_id}`);
+    const { plugin_id, show_seconds, hide_empty_tabs, ...own } = q.plugin;
+    const parsed = plugin.params.safeParse(own);
+    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, own).map((e) => ({ ...e, parameter: `plugin.${e.parameter}` })));
+    const tz = user.time_zone;
+    const from = parseTime(q.from, 'from', tz);
+    const to = parseTime(q.to, 'to', tz);
+    if (to <= from) throw invalidParams([{ parameter: 'to', error: 'must be after from' }]);
+    if (!q.trackers === !q.employees) throw invalidParams([{ parameter: q.trackers ? 'employees' : 'trackers', error: 'give either trackers or employees' }]);
+    const tariffDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
+    const maxDays = Math.min(tariffDays, plugin.maxSpanDays ?? Infinity);
+    if (to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
+    const trackers = reportTrackers(services, owner, q);
+    plugin.check?.(store, owner.id, parsed.data);
+    const active = store.reports.activeCount(user.id);
+    if (active >= config.reports.perUser) throw new DomainError(15, {}, `Too many requests: ${active} reports are being generated for this user (at most ${config.reports.perUser} at once)`);
+    const params: StoredParams = {
+      geocoder: q.geocoder ?? user.default_geocoder,
+      trackers,
+      ...(q.employees ? { employees: q.employees } : {}),
+      plugin: { plugin_id, show_seconds, hide_empty_tabs, ...(parsed.data as Record<string, unknown>) },
+      time_filter: q.time_filter ?? null,
+      locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
+    };
+    const title = q.title ?? word(user.locale, `title.${plugin.id}` as Word);
+    const reportId = store.reports.create({ ownerId: owner.id, userId: user.id, pluginId: plugin.id, title, created: now(), from, to, params: JSON.stringify(params) });
+    services.reports?.poke();
+    return { id: reportId };
+  },
+});
+
+/** The spec's "Generated tracker report (list item)"; `state` and `error` are ours. */
+function listItem(r: ReportRow, tz: string): Record<string, unknown> {
+  const p = JSON.parse(r.params) as StoredParams;
+  const item: Record<string, unknown> = {
+    id: r.id,
+    created: formatDateTime(r.created, tz),
+    title: r.title,
+    type: PLUGINS.get(r.plugin_id)?.type ?? String(r.plugin_id),
+    percent: r.percent,
+    from: formatDateTime(r.from_time, tz),
+    to: formatDateTime(r.to_time, tz),
+    time_filter: p.time_filter,
+    parameters: { geocoder: p.geocoder, trackers: p.trackers, ...(p.employees ? { employees: p.employees } : {}), plugins: [p.plugin], locale_info: p.locale_info },
+    state: r.state === 'running' ? 'in_progress' : r.state,
+  };
+  if (r.error) item.error = r.error;
+  return item;
+}
+
+const list = defineCall({
+  path: 'report/tracker/list',
+  summary: 'Reports generated or in progress, oldest first.',
+  right: 'reports',
+  params: z.object({}),
+  handler({ services, owner, user }) {
+    return { list: services.store.reports.list(owner.id).map((r) => listItem(r, user.time_zone)) };
+  },
+});
+
+function ownReport(services: Services, owner: UserRow, reportId: number): ReportRow {
+  const r = services.store.reports.get(owner.id, reportId);
+  if (!r) throw new DomainError(204, {}, `Entity not found: report ${reportId}`);
+  return r;
+}
+
+const reportId = z.object({ report_id: id });
+
+const status = defineCall({
+  path: 'report/tracker/status',
+  summary: 'How far generation is (percent_ready 0..100; 100 also for a failed report, whose error it names).',
+  right: 'reports',
+  params: reportId,
+  handler({ services, owner, params }) {
+    const r = ownReport(services, owner, params.report_id);
+    return { percent_ready: r.percent, state: r.state === 'running' ? 'in_progress' : r.state, ...(r.error ? { error: r.error } : {}) };
+  },
+});
+
+/** The gzip'd JSON of a ready report: 229 while it is generated, 204 when it failed. */
+function readyBody(services: Services, owner: UserRow, reportId: number): Buffer {
+  const r = ownReport(services, owner, reportId);
+  if (r.state === 'failed') throw new DomainError(204, { error: r.error }, `Entity not found: report ${reportId} failed: ${r.error}`);
+  const body = r.state === 'ready' ? services.store.reports.body(owner.id, reportId) : undefined;
+  if (!body) throw new DomainError(229, { percent_ready: r.percent }, `Requested data is not ready yet: report ${reportId} is ${r.percent}% generated`);
+  return body;
+}
+
+const REPORT_MEMBER = Buffer.from('"report":');
+
+const retrieve = defineCall({
+  path: 'report/tracker/retrieve',
+  summary: 'The report object (sheets of sections of cells); 229 while it is being generated.',
+  right: 'reports',
+  params: reportId,
+  async handler({ services, owner, params }) {
+    // Unzipped off the event loop and sent as bytes: the body is never parsed here.
+    const json = await unzip(readyBody(services, owner, params.report_id));
+    return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, json])));
+  },
+});
+
+const download = defineCall({
+  path: 'report/tracker/download',
+  summary: 'The report as a file: xlsx, xls or pdf (headless: no title page and table of contents); 229 while it is being generated.',
+  right: 'reports',
+  params: z.object({ report_id: id, format: z.enum(['xls', 'xlsx', 'pdf']), headless: z.boolean().default(false) }),
+  async handler({ services, owner, params }) {
+    const json = await unzip(readyBody(services, owner, params.report_id));
+    const report = JSON.parse(json.toString('utf8')) as ReportBody;
+    const file = await (services.reportFiles ?? directReportFiles).render(params.format, report, { headless: params.headless });
+    return new FileAnswer(file.body, file.contentType, `${report.title}.${file.extension}`);
+  },
+});
+
+const remove = defineCall({
+  path: 'report/tracker/delete',
+  summary: 'Delete a report (also one being generated: its generation is dropped).',
+  right: 'reports',
+  notInDemo: true,
+  params: reportId,
+  handler({ services, owner, params }) {
+    if (!services.store.reports.delete(owner.id, params.report_id)) throw new DomainError(204, {}, `Entity not found: report ${params.report_id}`);
+  },
+});
+
+export const reportCalls = [generate, list, status, retrieve, download, remove];

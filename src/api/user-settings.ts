@@ -1,0 +1,28 @@
+/**
+ * user/settings/update (ours, issue 12; docs/reports.md): the user's own time zone, locale and
+ * measurement system, as user/get_info shows them and reports format with them. Only the members
+ * given change; at least one is needed. Each is checked (code 7 naming it): the time zone against
+ * Intl's zone names, the locale's form, the measurement system among metric, imperial and us.
+ */
+import { z } from 'zod';
+import { MEASUREMENT_SYSTEMS, settingsErrors } from '../accounts/settings.ts';
+import { invalidParams } from '../core/errors.ts';
+import { defineCall } from './kernel.ts';
+
+const update = defineCall({
+  path: 'user/settings/update',
+  summary: 'Change the time zone, locale or measurement system (metric, imperial, us) of the user; only the members given change.',
+  params: z.object({
+    time_zone: z.string().max(64).optional(),
+    locale: z.string().max(16).optional(),
+    measurement_system: z.enum(MEASUREMENT_SYSTEMS).optional(),
+  }),
+  handler({ services, user, params }) {
+    if (params.time_zone === undefined && params.locale === undefined && params.measurement_system === undefined) throw invalidParams([{ parameter: 'time_zone', error: 'give at least one of time_zone, locale, measurement_system' }]);
+    const wrong = settingsErrors(params);
+    if (wrong.length) throw invalidParams(wrong);
+    services.store.users.updateSettings(user.id, params);
+  },
+});
+
+export const userSettingsCalls = [update];

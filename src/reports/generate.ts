@@ -1,0 +1,141 @@
+/**
+ * Generating one report, as a report worker runs it (workers/report.ts is its Piscina entry): the
+ * report's row read through the thread's own connection, its plugin run over the store, `percent`
+ * written as the plugin works through the trackers, and the body written gzip'd with the row marked
+ * ready, all from this thread: the main thread only dispatches. A report deleted meanwhile is
+ * dropped; a stop asked by the server (the shared `stop` flag) ends it between trackers.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import { formatDateTime } from '../core/time.ts';
+import { openStore, type Store } from '../store/index.ts';
+import { Formatter } from './format.ts';
+import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
+import { PLUGINS, type PluginContext, type ReportTracker } from './plugins/index.ts';
+import { timeWindows } from './time-filter.ts';
+
+/** What report/tracker/generate stores with the report (`params`), also the list item's `parameters`. */
+export interface StoredParams {
+  geocoder: string;
+  trackers: number[];
+  employees?: number[];
+  /** The plugin object as validated: plugin_id, show_seconds, hide_empty_tabs and its own members. */
+  plugin: Record<string, unknown> & { plugin_id: number; show_seconds: boolean; hide_empty_tabs: boolean };
+  time_filter: TimeFilter | null;
+  locale_info: LocaleInfo;
+}
+
+/** An address asked of the main thread's geocoder, and its answer. */
+export interface AddressAsk {
+  n: number;
+  lat: number;
+  lng: number;
+  type: string;
+  lang: string;
+}
+export interface AddressAnswer {
+  n: number;
+  address: string;
+}
+
+export interface ReportTask {
+  dbFile: string;
+  id: number;
+  /**
+   * Addresses come from the main thread's geocoder (its loaded offline data, its cache, its remote
+   * providers) over this port: a worker loading the offline data again would cost seconds and memory.
+   * Absent: no addresses (coordinates are shown).
+   */
+  addresses?: MessagePort;
+  /** Shared with the queue: 1 when the server stops (the report is queued again). */
+  stop?: Int32Array;
+}
+
+export type ReportOutcome = { kind: 'ready' } | { kind: 'gone' } | { kind: 'stopped' } | { kind: 'failed'; error: string };
+
+class Stopped extends Error {}
+
+/** The thread's connection, kept between reports. */
+let cached: { dbFile: string; store: Store } | undefined;
+
+function storeOf(dbFile: string): Store {
+  if (cached?.dbFile !== dbFile) {
+    cached?.store.close();
+    cached = { dbFile, store: openStore(dbFile) };
+  }
+  return cached.store;
+}
+
+export async function runReport(task: ReportTask, now: () => number = Date.now): Promise<ReportOutcome> {
+  const store = storeOf(task.dbFile);
+  const row = store.reports.byId(task.id);
+  if (!row || row.state !== 'running') return { kind: 'gone' };
+  const p = JSON.parse(row.params) as StoredParams;
+  const plugin = PLUGINS.get(row.plugin_id);
+  if (!plugin) return { kind: 'failed', error: `report plugin ${row.plugin_id} not found` };
+  const tz = p.locale_info.time_zone;
+  const trackers: ReportTracker[] = [];
+  for (const id of p.trackers) {
+    const t = store.trackers.getAny(id);
+    if (t && !t.deleted) trackers.push({ id, label: t.label, sourceId: t.source_id });
+  }
+  let shown = 0;
+  const memo = new Map<string, Promise<string>>();
+  const waiting = new Map<number, (address: string) => void>();
+  task.addresses?.on('message', (a: AddressAnswer) => {
+    waiting.get(a.n)?.(a.address);
+    waiting.delete(a.n);
+  });
+  const ctx: PluginContext = {
+    store,
+    ownerId: row.owner_id,
+    trackers,
+    from: row.from_time,
+    to: row.to_time,
+    windows: p.time_filter ? timeWindows(row.from_time, row.to_time, p.time_filter, tz) : null,
+    fmt: new Formatter(p.locale_info, p.plugin.show_seconds),
+    locale: p.locale_info.locale,
+    address(lat, lng) {
+      const key = `${lat.toFixed(5)},${lng.toFixed(5)}`;
+      let a = memo.get(key);
+      const port = task.addresses;
+      if (!port) return Promise.resolve('');
+      if (!a) {
+        const n = memo.size;
+        a = new Promise<string>((resolve) => waiting.set(n, resolve));
+        port.postMessage({ n, lat, lng, type: p.geocoder, lang: p.locale_info.locale } satisfies AddressAsk);
+        memo.set(key, a);
+      }
+      return a;
+    },
+    progress(done) {
+      if (task.stop && Atomics.load(task.stop, 0) === 1) throw new Stopped();
+      // 100 only once the body is written: a client polling status then retrieves at once.
+      const pct = Math.min(99, Math.floor(done * 100));
+      if (pct > shown) {
+        shown = pct;
+        store.reports.setPercent(task.id, pct);
+      }
+    },
+  };
+  try {
+    const sheets = await plugin.generate(ctx, p.plugin as never);
+    const body: ReportBody = {
+      id: row.id,
+      title: row.title,
+      created: formatDateTime(row.created, tz),
+      from: formatDateTime(row.from_time, tz),
+      to: formatDateTime(row.to_time, tz),
+      time_filter: p.time_filter,
+      locale_info: p.locale_info,
+      sheets,
+    };
+    const done = store.reports.finish(row.id, gzipSync(JSON.stringify(body), { level: 6 }), now());
+    return done ? { kind: 'ready' } : { kind: 'gone' };
+  } catch (e) {
+    if (e instanceof Stopped) return { kind: 'stopped' };
+    return { kind: 'failed', error: (e as Error).message || String(e) };
+  } finally {
+    task.addresses?.close();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Plugin 4, trips: the trips the telemetry core found (table `tracks`), a sheet per tracker with a
+ * map table (start and end time and place, distance, duration, top and average speed, totals) and
+ * its summary lines, and a summary sheet with a line per tracker. `filter` hides the trips track/list
+ * hides (too short, circling one place); `show_coordinates` adds coordinates to the addresses.
+ */
+import { z } from 'zod';
+import { extentDiagonalM } from '../../core/geo.ts';
+import { hiddenTrip } from '../../tracks/filter.ts';
+import type { Sheet, Row } from '../model.ts';
+import { word } from '../i18n.ts';
+import { inWindows } from '../time-filter.ts';
+import { columns, dataRow, pointsIn, totalRow, trackerDone, trackLine } from './sheets.ts';
+import { definePlugin, type PluginContext, type ReportTracker } from './types.ts';
+
+const params = z.object({
+  filter: z.boolean().default(true),
+  show_coordinates: z.boolean().default(false),
+});
+
+interface Totals {
+  trips: number;
+  metres: number;
+  seconds: number;
+  maxKmh: number;
+}
+
+export const tripsPlugin = definePlugin({
+  id: 4,
+  type: 'trips',
+  params,
+  async generate(ctx, p) {
+    const { fmt, locale } = ctx;
+    const sheets: Sheet[] = [];
+    const all: Array<{ tracker: ReportTracker; t: Totals }> = [];
+    for (const [i, tracker] of ctx.trackers.entries()) {
+      const trips = tripsOf(ctx, tracker, p.filter);
+      const t: Totals = { trips: trips.length, metres: 0, seconds: 0, maxKmh: 0 };
+      const rows: Row[] = [];
+      for (const [k, r] of trips.entries()) {
+        const seconds = (r.end_time - r.start_time) / 1000;
+        t.metres += r.length_km * 1000;
+        t.seconds += seconds;
+        t.maxKmh = Math.max(t.maxKmh, r.max_speed);
+        rows.push(
+          dataRow({
+            n: fmt.number(k + 1),
+            start_time: fmt.dateTime(r.start_time),
+            start_address: fmt.location(r.start_lat, r.start_lng, r.start_address ?? (await ctx.address(r.start_lat, r.start_lng)), p.show_coordinates),
+            end_time: fmt.dateTime(r.end_time),
+            end_address: fmt.location(r.end_lat, r.end_lng, r.end_address ?? (await ctx.address(r.end_lat, r.end_lng)), p.show_coordinates),
+            length: fmt.distance(r.length_km * 1000),
+            duration: fmt.duration(seconds),
+            max_speed: fmt.speed(r.max_speed),
+            avg_speed: fmt.speed(r.avg_speed),
+          }),
+        );
+      }
+      all.push({ tracker, t });
+      trackerDone(ctx, i);
+      if (!rows.length && p.hide_empty_tabs) continue;
+      if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
+      // The points of the trips only: from the first trip's start to the last one's end.
+      const cols = trips.length ? ctx.store.tracks.columns(tracker.sourceId, trips[0].start_time, trips[trips.length - 1].end_time, false) : undefined;
+      sheets.push({
+        header: tracker.label,
+        entity_ids: [tracker.id],
+        sections: [
+          {
+            type: 'map_table',
+            header: word(locale, 'trips'),
+            columns: columns(locale, [['n', 'n', 1], ['start_time', 'start', 3], ['start_address', 'start_address', 6], ['end_time', 'end', 3], ['end_address', 'end_address', 6], ['length', 'distance', 2], ['duration', 'duration', 2], ['max_speed', 'max_speed', 2], ['avg_speed', 'avg_speed', 2]]),
+            rows,
+            track: cols ? trackLine(cols, pointsIn(cols, trips.map((r) => [r.start_time, r.end_time]))) : [],
+          },
+          { type: 'text', header: word(locale, 'summary'), data: summaryLines(ctx, t) },
+        ],
+      });
+    }
+    if (ctx.trackers.length > 1) sheets.unshift(summarySheet(ctx, all));
+    return sheets;
+  },
+});
+
+const avg = (t: Totals) => (t.seconds ? (t.metres / 1000) / (t.seconds / 3600) : 0);
+
+/** Trips starting in the period (and in the time filter's windows), visible under `filter`. */
+function tripsOf(ctx: PluginContext, tracker: ReportTracker, filter: boolean) {
+  const store = ctx.store.tracks;
+  return store.inRange(tracker.sourceId, ctx.from, ctx.to).filter((r) => {
+    if (r.type !== 'trip' || !inWindows(ctx.windows, r.start_time)) return false;
+    const extent = () => (r.extent_m != null ? r.extent_m : extentDiagonalM(store.extent(tracker.sourceId, r.start_time, r.end_time)));
+    return !(filter && hiddenTrip({ lengthKm: r.length_km, points: r.points }, extent));
+  });
+}
+
+function summaryLines(ctx: PluginContext, t: Totals) {
+  const { fmt, locale } = ctx;
+  return [
+    { k: word(locale, 'trips'), v: fmt.number(t.trips) },
+    { k: word(locale, 'total_distance'), v: fmt.distance(t.metres) },
+    { k: word(locale, 'driving_time'), v: fmt.duration(t.seconds) },
+    { k: word(locale, 'max_speed'), v: fmt.speed(t.maxKmh) },
+    { k: word(locale, 'avg_speed'), v: fmt.speed(avg(t)) },
+  ];
+}
+
+function summarySheet(ctx: PluginContext, all: Array<{ tracker: ReportTracker; t: Totals }>): Sheet {
+  const { fmt, locale } = ctx;
+  const sum: Totals = { trips: 0, metres: 0, seconds: 0, maxKmh: 0 };
+  const rows: Row[] = all.map(({ tracker, t }) => {
+    sum.trips += t.trips;
+    sum.metres += t.metres;
+    sum.seconds += t.seconds;
+    sum.maxKmh = Math.max(sum.maxKmh, t.maxKmh);
+    return dataRow({ tracker: fmt.text(tracker.label), trips: fmt.number(t.trips), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) });
+  });
+  rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), trips: fmt.number(sum.trips), length: fmt.distance(sum.metres), duration: fmt.duration(sum.seconds), max_speed: fmt.speed(sum.maxKmh), avg_speed: fmt.speed(avg(sum)) }));
+  return {
+    header: word(locale, 'summary'),
+    entity_ids: [],
+    sections: [{ type: 'table', header: word(locale, 'summary'), columns: columns(locale, [['tracker', 'tracker', 4], ['trips', 'trips', 1], ['length', 'distance', 2], ['duration', 'driving_time', 2], ['max_speed', 'max_speed', 2], ['avg_speed', 'avg_speed', 2]]), rows }],
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The report queue (issue 12; docs/reports.md). Reports wait in the `reports` table; this main-thread
+ * object hands the oldest queued ones to a small Piscina pool of its own (workers/report.ts), at most
+ * `threads` at once (the global limit; the telemetry core's pool is another one), and records how
+ * each ended. The worker reads, generates and writes through its own connection, so the event loop
+ * only dispatches. Every state is in the table: at start, reports a crash left running are queued
+ * again, or failed with the reason once they were tried `maxAttempts` times; a clean stop queues the
+ * running ones again without counting the try. No report stays at a percent forever.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
+import type { Store } from '../store/index.ts';
+import type { AddressAnswer, AddressAsk, ReportOutcome, ReportTask } from './generate.ts';
+
+/** What the API needs of the queue: to be told of a new report. */
+export interface ReportRunner {
+  poke(): void;
+}
+
+export interface ReportQueueOptions {
+  dbFile: string;
+  /** Reports generated at once (FSM_REPORT_THREADS, default 2). */
+  threads: number;
+  /** Tries before a report that keeps being interrupted is failed (FSM_REPORT_ATTEMPTS, default 3). */
+  maxAttempts: number;
+  /** Answers the workers' address questions (the API's geocoder). */
+  geocoder: Geocoder;
+  now?: () => number;
+  log?(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** Heap of a report worker at most (MB): a report that needs more fails alone. */
+export const REPORT_WORKER_HEAP_MB = 1024;
+
+export class ReportQueue implements ReportRunner {
+  private pool: Piscina;
+  private running = new Map<number, Promise<void>>();
+  private stop = new Int32Array(new SharedArrayBuffer(4));
+  private closed = false;
+  private scheduled = false;
+  private readonly now: () => number;
+
+  constructor(
+    private store: Store,
+    private opts: ReportQueueOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.pool = new Piscina({
+      filename: new URL('../../workers/report-entry.mjs', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: opts.threads,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: REPORT_WORKER_HEAP_MB },
+    });
+  }
+
+  /** Recover what a crash left running, then generate what is queued. */
+  start(): void {
+    for (const r of this.store.reports.running()) {
+      if (r.attempts >= this.opts.maxAttempts) this.store.reports.fail(r.id, `generation was interrupted ${r.attempts} times (server stopped or crashed during it)`, this.now());
+      else this.store.reports.requeue(r.id, false);
+    }
+    this.poke();
+  }
+
+  /** A report was queued (or a slot freed): dispatch soon, once per turn of the event loop. */
+  poke(): void {
+    if (this.closed || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Reports being generated now. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Resolves when nothing is queued or running (tests), false after `ms`. */
+  async idle(ms: number): Promise<boolean> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (!this.running.size && !this.store.reports.nextQueued(1).length) return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return false;
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const free = this.opts.threads - this.running.size;
+    if (free <= 0) return;
+    for (const r of this.store.reports.nextQueued(free)) {
+      if (!this.store.reports.start(r.id)) continue;
+      const done = this.generate(r.id).finally(() => {
+        this.running.delete(r.id);
+        this.poke();
+      });
+      this.running.set(r.id, done);
+    }
+  }
+
+  private async generate(id: number): Promise<void> {
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (a: AddressAsk) => {
+      // Background work: `ui` lets a failing remote provider be skipped at once (docs/geocoder.md).
+      void this.opts.geocoder.reverse(a.lat, a.lng, { type: a.type as GeocoderType, lang: a.lang, goal: 'ui' }).then(
+        (r) => r?.address ?? '',
+        () => '',
+      ).then((address) => port1.postMessage({ n: a.n, address } satisfies AddressAnswer));
+    });
+    const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2 };
+    let outcome: ReportOutcome;
+    try {
+      outcome = (await this.pool.run(task, { transferList: [port2] })) as ReportOutcome;
+    } catch (e) {
+      // The worker died (out of its heap, or destroyed by close): tried again up to maxAttempts.
+      if (this.closed) return;
+      const row = this.store.reports.byId(id);
+      this.opts.log?.('report worker failed', { report: id, error: (e as Error).message });
+      if (row && row.attempts >= this.opts.maxAttempts) this.store.reports.fail(id, `generation failed ${row.attempts} times: ${(e as Error).message}`, this.now());
+      else this.store.reports.requeue(id, false);
+      return;
+    }
+    finally {
+      port1.close();
+    }
+    if (outcome.kind === 'failed') {
+      this.opts.log?.('report failed', { report: id, error: outcome.error });
+      this.store.reports.fail(id, outcome.error, this.now());
+    } else if (outcome.kind === 'stopped') this.store.reports.requeue(id, true);
+  }
+
+  /** Stop: running reports end at their next tracker and are queued again (the try not counted). */
+  async close(ms = 5000): Promise<void> {
+    this.closed = true;
+    Atomics.store(this.stop, 0, 1);
+    const all = Promise.all(this.running.values());
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    const left = [...this.running.keys()];
+    await this.pool.destroy();
+    // Still running after the wait: destroyed mid-way; queued again for the next start.
+    for (const id of left) this.store.reports.requeue(id, true);
+  }
+}
