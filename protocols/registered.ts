@@ -37,6 +37,7 @@ export { protocol as ivt401 } from './ivt401.ts';
 export { protocol as jmak } from './jmak.ts';
 export { protocol as jt600 } from './jt600.ts';
 export { protocol as jt808 } from './jt808/index.ts';
+export { protocol as khd } from './khd.ts';
 export { protocol as l100 } from './l100.ts';
 export { protocol as laipac } from './laipac.ts';
 export { protocol as megastek } from './megastek.ts';

@@ -1,0 +1,213 @@
+/**
+ * KHD (KG100, KG200, KG300, KC200 and compatibles) binary GPRS protocol.
+ *
+ *   `29 29 | type u8 | u16 length | 4-byte terminal id | body | xor u8 | 0D`
+ * The length counts everything after itself (id, body, checksum, end byte); the checksum is the XOR
+ * of every byte before it. Server packets have the same layout.
+ * The terminal id is eight decimal digits packed two per byte; the second and third bytes may carry
+ * the 0x80 bit (the doc's way of folding the phone number prefix in), which is not part of the digits.
+ *
+ * Position body (0x80 upload, 0x81 on-demand reply, 0x8E re-upload, 0x82 alarm, 0x85 command reply,
+ * 0xA3 peripheral data): BCD `yymmddhhmmss`, BCD latitude and longitude (`dddmm.mmm`, the top bit
+ * of the first byte set for south / west), BCD speed (km/h) and course, a flags byte (0x80 = fixed),
+ * a 24-bit mileage, the 32-bit terminal status, then model-dependent fields. 0xA3 follows that with
+ * a u16 length (counting itself) and tag-length-value peripheral items.
+ * 0xB1 is the login; the server confirms it (and alarms, re-uploads and the text/admin packets the
+ * doc lists as confirmed) with 0x21: `checksum of the received packet, its type, 00`, without the id.
+ */
+import { Alarm, Attr, indexed } from './attributes.ts';
+import { Reader, xorSum } from './binary.ts';
+import { utc } from './text.ts';
+import {
+  DecodeError,
+  FrameError,
+  type AttrValue,
+  type Command,
+  type DecodeContext,
+  type DecodeResult,
+  type DeviceRecord,
+  type EncodeContext,
+  type Framer,
+  type Protocol,
+} from './types.ts';
+
+const MAX_FRAME = 1024;
+const MIN_PACKET = 11; // header 2 + type 1 + length 2 + id 4 + xor 1 + end 1
+
+const MSG = {
+  login: 0xb1,
+  confirmation: 0x21,
+  onDemand: 0x81,
+  position: 0x80,
+  reupload: 0x8e,
+  alarm: 0x82,
+  adminNumber: 0x83,
+  sendText: 0x84,
+  reply: 0x85,
+  smsAlarmSwitch: 0x86,
+  peripheral: 0xa3,
+} as const;
+
+const POSITION_TYPES = new Set<number>([MSG.position, MSG.onDemand, MSG.reupload, MSG.alarm, MSG.reply, MSG.peripheral]);
+/** Packets the device repeats until the server confirms them with 0x21. */
+const CONFIRMED = new Set<number>([MSG.login, MSG.alarm, MSG.reupload, MSG.adminNumber, MSG.sendText, MSG.smsAlarmSwitch]);
+
+function createFramer(): Framer {
+  return {
+    next(buffer) {
+      let start = 0;
+      while (start + 1 < buffer.length && !(buffer[start] === 0x29 && buffer[start + 1] === 0x29)) start++;
+      if (start + 5 > buffer.length) {
+        if (buffer.length > MAX_FRAME) throw new FrameError('khd: no packet header');
+        return null;
+      }
+      const size = 5 + ((buffer[start + 3] << 8) | buffer[start + 4]);
+      if (size < MIN_PACKET || size > MAX_FRAME) throw new FrameError('khd: bad packet length');
+      if (buffer.length - start < size) return null;
+      return { frame: buffer.subarray(start, start + size), consumed: start + size };
+    },
+  };
+}
+
+// ---- identity and packets ---------------------------------------------------------------------
+
+function readId(b: Buffer): string {
+  // a byte above 99 (seen from some firmware) simply contributes three digits
+  const parts = [b[5], b[6] & 0x7f, b[7] & 0x7f, b[8]];
+  return String(Number(parts.map((p) => String(p).padStart(2, '0')).join('')));
+}
+
+/** The last eight digits of the id, two per byte, with the 0x80 bit on the middle bytes as devices send them. */
+function packId(deviceId: string): Buffer {
+  const digits = deviceId.replace(/\D/g, '').slice(-8).padStart(8, '0');
+  const p = [0, 2, 4, 6].map((i) => Number(digits.slice(i, i + 2)));
+  return Buffer.of(p[0], p[1] | 0x80, p[2] | 0x80, p[3]);
+}
+
+function packet(type: number, id: Buffer, data: Buffer = Buffer.alloc(0)): Buffer {
+  const out = Buffer.alloc(MIN_PACKET + data.length);
+  out[0] = out[1] = 0x29;
+  out[2] = type;
+  out.writeUInt16BE(out.length - 5, 3);
+  id.copy(out, 5);
+  data.copy(out, 9);
+  out[out.length - 2] = xorSum(out, 0, out.length - 2);
+  out[out.length - 1] = 0x0d;
+  return out;
+}
+
+/** 0x21 carries no terminal id: `29 29 21 00 05 | checksum received | type received | 00 | xor | 0D`. */
+function confirmation(checksum: number, type: number): Buffer {
+  const out = Buffer.of(0x29, 0x29, MSG.confirmation, 0x00, 0x05, checksum, type, 0x00, 0x00, 0x0d);
+  out[8] = xorSum(out, 0, 8);
+  return out;
+}
+
+// ---- position body ----------------------------------------------------------------------------
+
+const bcd = (r: Reader, n: number): number => {
+  const s = r.hex(n);
+  if (!/^\d+$/.test(s)) throw new DecodeError('khd: bad BCD field');
+  return Number(s);
+};
+
+/** `dddmm.mmm` in BCD; the top bit of the first byte is the sign. */
+function coordinate(r: Reader, max: number): number {
+  const raw = r.bytes(4);
+  const negative = (raw[0] & 0x80) !== 0;
+  const s = Buffer.of(raw[0] & 0x7f, raw[1], raw[2], raw[3]).toString('hex');
+  if (!/^\d{8}$/.test(s)) throw new DecodeError('khd: bad coordinate');
+  const value = Number(s.slice(0, 3)) + Number(s.slice(3)) / 1000 / 60;
+  if (value > max) throw new DecodeError('khd: coordinate out of range');
+  return negative ? -value : value;
+}
+
+/** Peripheral items of 0xA3: tag, length, value. */
+const PERIPHERALS: Record<number, (v: Buffer, a: Record<string, AttrValue>) => void> = {
+  0x01: (v, a) => v.length >= 2 && (a[Attr.fuel] = v[0] * 100 + v[1]), // integer and fraction parts
+  0x02: (v, a) => v.length >= 2 && (a[indexed.temp(1)] = ((v[0] & 0x80 ? -1 : 1) * ((v[0] & 0x7f) * 100 + v[1])) / 100),
+  0x05: (v, a) => v.length > 1 && (a[Attr.driverUniqueId] = v.toString('latin1', 1).trim()), // card type, then the card number
+  0x20: (v, a) => v.length >= 1 && (a[Attr.batteryLevel] = v[0]),
+};
+
+function peripherals(r: Reader, a: Record<string, AttrValue>): void {
+  if (r.remaining < 2) return;
+  const length = r.u16();
+  const end = Math.min(r.end, r.pos - 2 + length);
+  while (r.pos + 2 <= end) {
+    const tag = r.u8();
+    const n = r.u8();
+    if (r.pos + n > end) break;
+    const value = r.bytes(n);
+    const known = PERIPHERALS[tag];
+    if (known) known(value, a);
+    else a[indexed.io(tag)] = value.toString('hex');
+  }
+}
+
+function decodePosition(type: number, r: Reader): DeviceRecord {
+  const [yy, mo, dd, hh, mi, ss] = [1, 1, 1, 1, 1, 1].map(() => bcd(r, 1));
+  const time = utc(yy, mo, dd, hh, mi, ss);
+  const lat = coordinate(r, 90);
+  const lng = coordinate(r, 180);
+  const speed = bcd(r, 2);
+  const course = bcd(r, 2);
+  const flags = r.u8();
+  const a: Record<string, AttrValue> = {};
+  const record: DeviceRecord = { time, valid: (flags & 0x80) !== 0, lat, lng, speed, attributes: a };
+  if (course <= 360) record.course = course;
+  const mileage = r.u24();
+  if (mileage) a[Attr.odometer] = mileage;
+  a[Attr.status] = r.u32();
+  if (type === MSG.alarm) a[Attr.alarm] = Alarm.general;
+  if (type === MSG.peripheral && r.remaining >= 8) {
+    r.skip(8); // report interval and thresholds
+    peripherals(r, a);
+  }
+  return record;
+}
+
+function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
+  if (frame.length < MIN_PACKET || frame[0] !== 0x29 || frame[1] !== 0x29) throw new DecodeError('khd: not a packet');
+  const type = frame[2];
+  const end = frame[frame.length - 1] === 0x0d ? frame.length - 2 : frame.length - 1;
+  const deviceId = readId(frame);
+  const reply = CONFIRMED.has(type) ? confirmation(frame[end], type) : undefined;
+  const result: DecodeResult = reply ? { deviceId, reply } : { deviceId };
+  if (POSITION_TYPES.has(type)) result.records = [decodePosition(type, new Reader(frame, 9, end))];
+  return result;
+}
+
+// ---- commands ---------------------------------------------------------------------------------
+
+const COMMANDS: Record<string, number> = {
+  positionSingle: 0x30,
+  engineResume: 0x38,
+  engineStop: 0x39,
+};
+
+function encode(command: Command, ctx: EncodeContext): Buffer {
+  const id = packId(ctx.deviceId);
+  const type = COMMANDS[command.type];
+  if (type !== undefined) return packet(type, id);
+  if (command.type === 'custom') {
+    // hex of a command byte and its parameters, e.g. `3f50` (overspeed limit)
+    const hex = String(command.attributes.data ?? '').replace(/\s/g, '');
+    if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('khd: custom data must be hex of a command byte and its parameters');
+    const b = Buffer.from(hex, 'hex');
+    return packet(b[0], id, b.subarray(1));
+  }
+  throw new Error(`khd: unsupported command ${command.type}`);
+}
+
+export const protocol: Protocol = {
+  name: 'khd',
+  defaultPort: 5058,
+  transports: ['tcp'],
+  maxFrameSize: MAX_FRAME,
+  createFramer,
+  decode,
+  commands: [...Object.keys(COMMANDS), 'custom'],
+  carriesText: false,
+  encode,
+};
