@@ -63,6 +63,7 @@ export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as tk102 } from './tk102.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as tlt2h } from './tlt2h.ts';
+export { protocol as tmg } from './tmg.ts';
 export { protocol as topflytech } from './topflytech.ts';
 export { protocol as topin } from './topin.ts';
 export { protocol as totem } from './totem.ts';
