@@ -24,6 +24,7 @@ export { protocol as freematics } from './freematics.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gl100 } from './gl100.ts';
 export { protocol as gl200 } from './gl200/index.ts';
+export { protocol as globalsat } from './globalsat.ts';
 export { protocol as gosafe } from './gosafe.ts';
 export { protocol as gotop } from './gotop.ts';
 export { protocol as gps103 } from './gps103.ts';
