@@ -4,16 +4,18 @@
  *   `29 29 | type u8 | u16 length | 4-byte terminal id | body | xor u8 | 0D`
  * The length counts everything after itself (id, body, checksum, end byte); the checksum is the XOR
  * of every byte before it. Server packets have the same layout.
- * The terminal id is eight decimal digits packed two per byte; the second and third bytes may carry
- * the 0x80 bit (the doc's way of folding the phone number prefix in), which is not part of the digits.
+ * The terminal id is the SIM's 11-digit `13x` phone number: its last eight digits packed two per byte
+ * (binary 0..99), and the third digit `x` in the top bits of the four bytes (first byte = bit 3).
  *
  * Position body (0x80 upload, 0x81 on-demand reply, 0x8E re-upload, 0x82 alarm, 0x85 command reply,
  * 0xA3 peripheral data): BCD `yymmddhhmmss`, BCD latitude and longitude (`dddmm.mmm`, the top bit
  * of the first byte set for south / west), BCD speed (km/h) and course, a flags byte (0x80 = fixed),
  * a 24-bit mileage, the 32-bit terminal status, then model-dependent fields. 0xA3 follows that with
  * a u16 length (counting itself) and tag-length-value peripheral items.
- * 0xB1 is the login; the server confirms it (and alarms, re-uploads and the text/admin packets the
- * doc lists as confirmed) with 0x21: `checksum of the received packet, its type, 00`, without the id.
+ * 0xB1 is the login. The server confirms every packet it receives with 0x21 (`checksum of the received
+ * packet, its type, a sub-command byte`, without the id): devices resend what is not confirmed, logins
+ * and stored (0x8E) positions above all. The sub-command byte is 00: implementations seen in the wild
+ * put different values there (00, 06, 0C), so devices evidently do not check it.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
 import { Reader, xorSum } from './binary.ts';
@@ -41,16 +43,11 @@ const MSG = {
   position: 0x80,
   reupload: 0x8e,
   alarm: 0x82,
-  adminNumber: 0x83,
-  sendText: 0x84,
   reply: 0x85,
-  smsAlarmSwitch: 0x86,
   peripheral: 0xa3,
 } as const;
 
 const POSITION_TYPES = new Set<number>([MSG.position, MSG.onDemand, MSG.reupload, MSG.alarm, MSG.reply, MSG.peripheral]);
-/** Packets the device repeats until the server confirms them with 0x21. */
-const CONFIRMED = new Set<number>([MSG.login, MSG.alarm, MSG.reupload, MSG.adminNumber, MSG.sendText, MSG.smsAlarmSwitch]);
 
 function createFramer(): Framer {
   return {
@@ -72,16 +69,27 @@ function createFramer(): Framer {
 // ---- identity and packets ---------------------------------------------------------------------
 
 function readId(b: Buffer): string {
-  // a byte above 99 (seen from some firmware) simply contributes three digits
-  const parts = [b[5], b[6] & 0x7f, b[7] & 0x7f, b[8]];
-  return String(Number(parts.map((p) => String(p).padStart(2, '0')).join('')));
+  let prefix = 0;
+  let digits = '';
+  for (let i = 5; i < 9; i++) {
+    prefix = (prefix << 1) | (b[i] >> 7);
+    // a byte above 99 (seen from some firmware) simply contributes three digits
+    digits += String(b[i] & 0x7f).padStart(2, '0');
+  }
+  return `13${prefix}${digits}`;
 }
 
-/** The last eight digits of the id, two per byte, with the 0x80 bit on the middle bytes as devices send them. */
+/**
+ * The id as the device sends it. An id that is not an 11-digit `13x` number is sent as its last eight
+ * digits with prefix digit 6 (top bits on the middle bytes).
+ */
 function packId(deviceId: string): Buffer {
-  const digits = deviceId.replace(/\D/g, '').slice(-8).padStart(8, '0');
-  const p = [0, 2, 4, 6].map((i) => Number(digits.slice(i, i + 2)));
-  return Buffer.of(p[0], p[1] | 0x80, p[2] | 0x80, p[3]);
+  const id = deviceId.replace(/\D/g, '');
+  const phone = /^13(\d)(\d{8})$/.exec(id);
+  const prefix = phone ? Number(phone[1]) : 6;
+  const digits = phone ? phone[2] : id.slice(-8).padStart(8, '0');
+  const p = [0, 2, 4, 6].map((i, n) => Number(digits.slice(i, i + 2)) | ((prefix >> (3 - n)) & 1 ? 0x80 : 0));
+  return Buffer.from(p);
 }
 
 function packet(type: number, id: Buffer, data: Buffer = Buffer.alloc(0)): Buffer {
@@ -172,8 +180,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const type = frame[2];
   const end = frame[frame.length - 1] === 0x0d ? frame.length - 2 : frame.length - 1;
   const deviceId = readId(frame);
-  const reply = CONFIRMED.has(type) ? confirmation(frame[end], type) : undefined;
-  const result: DecodeResult = reply ? { deviceId, reply } : { deviceId };
+  const result: DecodeResult = { deviceId, reply: confirmation(frame[end], type) };
   if (POSITION_TYPES.has(type)) result.records = [decodePosition(type, new Reader(frame, 9, end))];
   return result;
 }

@@ -16,9 +16,14 @@ describe('khd replies', () => {
   // 0x21 confirmation (no terminal id): checksum of the received packet, its main command, sub-command 00, XOR, 0D
   it('confirms a login with 0x21', () => {
     const r = decodeHex(LOGIN);
-    expect(r.deviceId).toBe('5224153'); // 05 16 29 35 = 5, 22, 41, 53
+    expect(r.deviceId).toBe('13005224153'); // 05 16 29 35 = 05, 22, 41, 53; no top bits: 130
     expect(r.records).toBeUndefined();
     expect(r.reply?.toString('hex')).toBe('2929210005b8b1002d0d');
+  });
+  it('confirms a login that carries a data byte (the checksum byte is the one before 0D)', () => {
+    const r = decodeHex('2929b100070a9f95380c820d');
+    expect(r.deviceId).toBe('13610312156'); // 0a 9f 95 38 = 10, 31, 21, 56; top bits 0110: 136
+    expect(r.reply?.toString('hex')).toBe('292921000582b100170d');
   });
   it('confirms an alarm with 0x21, so the device stops repeating it', () => {
     const r = decodeHex(ALARM);
@@ -28,15 +33,15 @@ describe('khd replies', () => {
   it('confirms a re-uploaded (stored) position with 0x21', () => {
     expect(decodeHex(REUPLOAD).reply?.toString('hex')).toBe('2929210005858e002f0d');
   });
-  it('sends nothing back for a live position upload', () => {
-    expect(decodeHex(POSITION).reply).toBeUndefined();
+  it('confirms a live position upload with 0x21 too', () => {
+    expect(decodeHex(POSITION).reply?.toString('hex')).toBe('29292100055d8000f90d');
   });
 });
 
 describe('khd decoding', () => {
   it('decodes the BCD time, coordinates, speed and course, the fix flag and the status', () => {
     const { deviceId, records } = decodeHex(POSITION);
-    expect(deviceId).toBe('37111216');
+    expect(deviceId).toBe('13637111216');
     const [r] = records!;
     expect(new Date(r.time!).toISOString()).toBe('2021-07-31T03:58:40.000Z');
     expect(r).toMatchObject({ valid: true, speed: 0, course: 337 });
@@ -69,7 +74,12 @@ describe('khd framer', () => {
 });
 
 describe('khd commands', () => {
-  it('packs the last eight digits of the id and checksums the packet', () => {
+  it('packs a 13x phone number with its third digit in the top bits', () => {
+    const id = protocol.encode!({ type: 'engineStop', attributes: {} }, { deviceId: '13121112620', now: 0, config: {} });
+    expect(id.subarray(5, 9).toString('hex')).toBe('150b1a94');
+    expect(protocol.decode!(Buffer.from('2929b10011150b1a940600080010013121112620280d', 'hex'), { now: 0, transport: 'tcp', config: {}, session: {} }).deviceId).toBe('13121112620');
+  });
+  it('packs the last eight digits of another id and checksums the packet', () => {
     expect(encode('engineStop')).toBe('29293900065981972d5d0d');
     expect(encode('engineResume')).toBe('29293800065981972d5c0d');
     expect(encode('custom', { data: '3f50' })).toBe('29293f00075981972d500a0d');
