@@ -8,14 +8,18 @@
  * the hardware type, so both live in the HARDWARE table below:
  *  - GPS: older hardware `satellites, lat u32, lng u32, yymmddhhmmss, speed u16 (0.01 km/h),
  *    mileage u24, flags u16 (course bits 0-8, bit 9 west, bit 10 north, bit 11 fixed)`; newer
- *    hardware (0x4xx) `satellites, yymmddhhmmss, lat i32, lng i32, speed u16, course u16`.
+ *    hardware (0x4xx) `status, yymmddhhmmss, lat i32, lng i32[, hdop u16 (0.1), altitude u16,
+ *    course u16, speed u16 (0.1 km/h), satellites]`.
  *    Coordinates are in 1/600000 or 1/6000000 degree (1/10000 or 1/100000 minute) by hardware.
  *  - LBS: LAC and cell id (u16 each) on the older hardware; on 0x407 a count of
  *    `length, mcc, mnc (decimal digits written as hex), lac u16, cid u32` items.
- *  - status: alarm, terminal info, [IO bytes], GSM signal, GSM status, battery and supply (0.01 V).
+ *  - status: alarm, terminal info, [IO bytes], GSM signal, GSM status, battery and supply (0.01 V),
+ *    [analog inputs]; on the 0x407 logger battery, temperature, humidity and light instead.
  *  - extras: RFID tag lists (`count, 0x0a, count x 5-byte BCD ids`), a magnetic card (type byte, text),
  *    temperature tags of the TAG readers (`type, count, item length, items`).
- * The device expects no answer: the protocol documents none for these reports.
+ * Devices set to wait for acknowledgements take `@ACK,<serial>#` followed by `@UTC time:...` (the
+ * server's clock, which they adopt); the decoder sends it when the configuration says `ack: true`.
+ * Others expect no answer, so none is sent by default.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
 import { Reader, crc16Modbus, u16be } from './binary.ts';
@@ -53,7 +57,7 @@ function createFramer(): Framer {
 }
 
 type Block = 'gps' | 'lbs' | 'status' | 'tags';
-type Extra = 'rfid' | 'card' | undefined;
+type Extra = 'rfid' | 'card' | 'passengers' | undefined;
 
 interface Hardware {
   /** The main blocks, in order. */
@@ -66,6 +70,10 @@ interface Hardware {
   ioBytes: number;
   /** Meaning of each extra block by position. */
   extras: Extra[];
+  /** The LBS block lists cells with MCC and MNC (else it is one LAC and cell id). */
+  cellList?: boolean;
+  /** The status block ends with temperature, humidity and light instead of supply and analog inputs. */
+  sensors?: boolean;
 }
 
 const OLD: Hardware = { blocks: ['gps', 'lbs', 'status'], gps: 'old', scale: 600_000, ioBytes: 2, extras: [] };
@@ -73,12 +81,14 @@ const NEW: Hardware = { blocks: ['gps', 'lbs', 'status'], gps: 'new', scale: 6_0
 
 const HARDWARE: Record<number, Hardware> = {
   0x10a: { ...OLD, extras: [undefined, undefined, undefined, 'rfid'] },
-  0x10b: { ...OLD, extras: [undefined, undefined, undefined, 'rfid'] },
+  // RFID blocks, then temperature and lock blocks, then the passenger counters
+  0x10b: { ...OLD, extras: [undefined, undefined, undefined, 'rfid', undefined, undefined, 'passengers'] },
   0x111: OLD,
   0x153: { ...OLD, scale: 6_000_000, ioBytes: 1, extras: ['card'] },
   // TAG readers: no GPS, temperature tags in the third block
   0x406: { ...NEW, blocks: ['lbs', 'status', 'tags'] },
-  0x407: NEW,
+  // humidity and temperature logger with a cell list
+  0x407: { ...NEW, cellList: true, sensors: true },
   // the sample of this hardware (Shenzhen) only makes sense in millionths of a degree
   0x40a: { ...NEW, scale: 1_000_000 },
   0x413: NEW,
@@ -95,8 +105,8 @@ function time(r: Reader): number {
 
 function gps(r: Reader, hw: Hardware, rec: DeviceRecord): void {
   if (r.remaining < 19) return;
-  rec.satellites = r.u8();
   if (hw.gps === 'old') {
+    rec.satellites = r.u8();
     const lat = r.u32() / hw.scale;
     const lng = r.u32() / hw.scale;
     rec.time = time(r);
@@ -109,15 +119,19 @@ function gps(r: Reader, hw: Hardware, rec: DeviceRecord): void {
     rec.lng = flags & 0x200 ? -lng : lng;
     rec.valid = (flags & 0x800) !== 0;
   } else {
+    r.skip(1); // GPS status
     rec.time = time(r);
     rec.lat = r.i32() / hw.scale;
     rec.lng = r.i32() / hw.scale;
-    if (r.remaining >= 4) {
-      rec.speed = r.u16() * 0.01;
+    if (r.remaining >= 9) {
+      rec.hdop = r.u16() * 0.1;
+      rec.altitude = r.u16();
       const course = r.u16();
       if (course <= 360) rec.course = course;
+      rec.speed = r.u16() * 0.1;
+      rec.satellites = r.u8();
     }
-    rec.valid = rec.satellites > 0 && (rec.lat !== 0 || rec.lng !== 0);
+    rec.valid = rec.satellites !== 0 && (rec.lat !== 0 || rec.lng !== 0);
   }
   if (Math.abs(rec.lat) > 90 || Math.abs(rec.lng) > 180) throw new DecodeError('tzone: coordinates out of range');
 }
@@ -127,16 +141,14 @@ const digits = (v: number): number => Number(v.toString(16).replace(/[a-f]/g, ''
 
 function lbs(r: Reader, hw: Hardware, rec: DeviceRecord): void {
   const cells: Cell[] = [];
-  if (hw.gps === 'old' && r.remaining === 4) {
+  if (r.remaining === 4) {
     // MCC and MNC are not sent: the cell is known by its LAC and id only
     cells.push({ mcc: 0, mnc: 0, lac: r.u16(), cid: r.u16() });
-  } else if (hw === HARDWARE[0x407] && r.remaining >= 1) {
+  } else if (hw.cellList && r.remaining >= 1) {
     const count = r.u8();
     for (let i = 0; i < count && r.remaining >= 11; i++) {
-      const next = r.pos + 1 + r.peekU8();
-      r.skip(1);
-      cells.push({ mcc: digits(r.u16()), mnc: digits(r.u16()), lac: r.u16(), cid: r.u32() });
-      r.pos = Math.min(next, r.end);
+      r.skip(1); // signal
+      cells.push({ mcc: digits(r.u16()), mnc: digits(r.u16()) % 1000, lac: r.u16(), cid: r.u32() });
     }
   }
   if (cells.length) rec.cells = cells;
@@ -160,13 +172,36 @@ function status(r: Reader, hw: Hardware, a: Record<string, AttrValue>): void {
   if (ALARMS[event]) a[Attr.alarm] = ALARMS[event];
   a[Attr.status] = r.u8(); // terminal info
   if (hw.ioBytes === 2) {
-    a[Attr.output] = r.u8();
-    a[Attr.input] = r.u8();
+    const out = r.u8();
+    const input = r.u8();
+    a[Attr.output] = out;
+    a[Attr.input] = input;
+    a[indexed.out(1)] = (out & 0x01) !== 0;
+    a[indexed.out(2)] = (out & 0x02) !== 0;
+    a[indexed.in(1)] = (input & 0x10) !== 0;
+    if (input & 0x01) a[Attr.alarm] = Alarm.sos;
   } else if (hw.ioBytes === 1) a[Attr.input] = r.u8();
   a[Attr.rssi] = r.u8();
   a.gsmStatus = r.u8();
   if (r.remaining >= 2) a[Attr.battery] = r.u16() * 0.01;
+  if (hw.sensors) {
+    // temperature (0.1 °C, bit 14 below zero, bit 15 no sensor), humidity (0.1 %, bit 15 no sensor), light
+    if (r.remaining >= 2) {
+      const t = r.u16();
+      if (!(t & 0x8000)) a[indexed.temp(1)] = ((t & 0x4000 ? -1 : 1) * (t & 0x3fff)) / 10;
+    }
+    if (r.remaining >= 2) {
+      const h = r.u16();
+      if (!(h & 0x8000)) a.humidity = h / 10;
+    }
+    if (r.remaining >= 1) a.light = r.u8() === 0;
+    return;
+  }
   if (r.remaining >= 2) a[Attr.power] = r.u16() * 0.01;
+  if (hw.ioBytes === 2) {
+    if (r.remaining >= 2) a[indexed.adc(1)] = r.u16();
+    if (r.remaining >= 2) a[indexed.adc(2)] = r.u16();
+  }
 }
 
 /** Temperature tags: type, count, item length; items `id u32, status, battery mV u16, temperature u16 (0.1 °C, bit 14 below zero)`. */
@@ -192,6 +227,9 @@ function extra(kind: Extra, r: Reader, a: Record<string, AttrValue>): void {
   if (kind === 'card' && r.remaining > 1) {
     r.skip(1); // card type
     a.card = r.ascii(r.remaining);
+  } else if (kind === 'passengers' && r.remaining >= 6) {
+    a.passengersOn = r.u24();
+    a.passengersOff = r.u24();
   } else if (kind === 'rfid' && r.remaining >= 2) {
     const count = r.u8();
     const digitCount = r.u8();
@@ -202,9 +240,15 @@ function extra(kind: Extra, r: Reader, a: Record<string, AttrValue>): void {
   }
 }
 
+/** `@ACK,<serial>#@UTC time:yyyy-MM-dd HH:mm:ss`: confirms the report and sets the device clock. */
+function ack(serial: number, now: number): Buffer {
+  const utcTime = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
+  return Buffer.from(`@ACK,${serial}#@UTC time:${utcTime}`, 'latin1');
+}
+
 // ---- decoding ---------------------------------------------------------------------------------
 
-function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
+function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   if (frame.length < HEADER + TRAILER - 2 || frame[0] !== 0x54 || frame[1] !== 0x5a || frame[4] !== 0x24 || frame[5] !== 0x24) {
     throw new DecodeError('tzone: not a TZ packet');
   }
@@ -236,8 +280,11 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
     const b = block();
     if (b.remaining) extra(hw.extras[i], b, a);
   }
-  a[Attr.index] = u16be(frame, end - 4);
-  return { deviceId: imei, records: [rec] };
+  const serial = u16be(frame, end - 4);
+  a[Attr.index] = serial;
+  const result: DecodeResult = { deviceId: imei, records: [rec] };
+  if (ctx.config.ack === true) result.reply = ack(serial, ctx.now);
+  return result;
 }
 
 export const protocol: Protocol = {
