@@ -1,16 +1,20 @@
 /**
  * Aquila (aQuila vehicle trackers) comma-separated text reports:
  *   `$$<client>_<model>,<serial>,<event>,<lat>,<lng>,<yymmddhhmmss>,<A|V>,<values...>,*<xor>`
- * with signed decimal degrees. The values that follow depend on the firmware, told apart by count:
- *   37  gsm, km/h, odometer, course, counter, 32 status flags
- *   43  gsm, km/h, odometer, course, satellites, hdop, 35 status flags, supply, battery
- *   51  the 37 values, supply, battery, 6 flags, `P(pid:response|...)` OBD values, `D(code|...)` fault
- *       codes, 4 accelerometer values
- * Other events carry other values: an event 15 settings report yields nothing, other events
- * (event 20 sends two values) their fix and the values as `data`. The checksum (XOR of the bytes between `$$` and `*`) is not trusted:
- * devices are seen sending wrong ones. Devices expect no answer (none is documented).
+ * with signed decimal degrees. The values that follow depend on the firmware, told apart by count
+ * (LAYOUTS below names each):
+ *   37  gsm, km/h, odometer, driver code, fuel, flags (input 1, case open, overspeed, power, input 2,
+ *       ignition, ...), direction as four bits (one of eight sectors)
+ *   43  gsm, km/h, odometer, course, satellites, hdop, analog 1, flags (inputs, case open, overspeed,
+ *       immobilizer, power, ignition, low battery, output 1, harsh acceleration and braking), supply, battery
+ *   51  gsm, km/h, odometer, course, flags, direction bits, supply, battery, `P(pid:response|...)` OBD
+ *       answers, `D(code|...)` fault codes, accelerometer x/y/z, distance since the last report
+ *    2  a sensor report: sensor id and its data
+ * A settings report (event 15, `key:value` fields) yields nothing. The checksum (XOR of the bytes
+ * between `$$` and `*`) is not trusted: devices are seen sending wrong ones. Devices expect no answer
+ * (none is documented).
  */
-import { Attr, indexed } from './attributes.ts';
+import { Alarm, Attr, indexed } from './attributes.ts';
 import { utc } from './text.ts';
 import { DecodeError, FrameError, type AttrValue, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
 
@@ -36,8 +40,6 @@ function createFramer(): Framer {
 }
 
 const HEAD = /^\$\$([^,]*),(\d+),(\d+),(-?\d+\.\d+),(-?\d+\.\d+),(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d),([AV]),(.*?),?\*([0-9A-Fa-f]{2})?$/s;
-const INT = /^\d+$/;
-const FLAGS = /^[01]$/;
 
 /**
  * Volts from a supply or battery value: firmware sends millivolts or hundredths of a volt. A value
@@ -66,6 +68,83 @@ function obd(field: string, a: Record<string, AttrValue>): void {
   }
 }
 
+/** What a value of a periodic report is; `_` is reserved or not used here. */
+type Key =
+  | '_' | 'rssi' | 'speed' | 'odometer' | 'driver' | 'fuel' | 'in1' | 'in2' | 'out1' | 'caseOpen' | 'overspeed'
+  | 'charge' | 'ignition' | 'course' | 'courseBit' | 'satellites' | 'hdop' | 'adc1' | 'blocked' | 'lowBattery'
+  | 'hardAcceleration' | 'hardBraking' | 'power' | 'battery' | 'obd' | 'dtcs' | 'signed';
+
+const _ = (n: number): Key[] => Array<Key>(n).fill('_');
+const COURSE_BITS: Key[] = ['courseBit', 'courseBit', 'courseBit', 'courseBit'];
+
+/** The layouts, told apart by their number of values (see the header comment). */
+const LAYOUTS: Record<number, Key[]> = {
+  37: [
+    'rssi', 'speed', 'odometer', 'driver', 'fuel', 'in1', 'caseOpen', 'overspeed', '_', ..._(3), 'charge', 'in2', '_',
+    'ignition', '_', ..._(7), '_', ..._(8), ...COURSE_BITS,
+  ],
+  43: [
+    'rssi', 'speed', 'odometer', 'course', 'satellites', 'hdop', ..._(2), 'adc1', 'in1', 'caseOpen', 'overspeed', '_',
+    ..._(2), 'blocked', 'charge', 'in2', ..._(2), 'ignition', ..._(6), 'lowBattery', '_', ..._(4), 'out1', '_',
+    'hardAcceleration', 'hardBraking', ..._(4), 'power', 'battery',
+  ],
+  51: [
+    'rssi', 'speed', 'odometer', 'course', ..._(3), 'overspeed', '_', ..._(3), 'charge', ..._(2), '_', 'ignition', '_',
+    ..._(5), 'lowBattery', '_', ..._(6), 'hardAcceleration', 'hardBraking', ...COURSE_BITS, 'power', 'battery', ..._(6),
+    'obd', 'dtcs', 'signed', 'signed', 'signed', '_',
+  ],
+};
+
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+const SIGNED = /^-?\d+$/;
+const valueOk = (k: Key, x: string): boolean =>
+  k === 'obd' ? /^P\(.*\)$/.test(x) : k === 'dtcs' ? /^D\(.*\)$/.test(x) : k === 'signed' ? SIGNED.test(x) : DECIMAL.test(x);
+
+const FLAG_ALARMS: Partial<Record<Key, string>> = {
+  caseOpen: Alarm.tampering,
+  overspeed: Alarm.overspeed,
+  lowBattery: Alarm.lowBattery,
+  hardAcceleration: Alarm.hardAcceleration,
+  hardBraking: Alarm.hardBraking,
+};
+
+function periodic(layout: Key[], v: string[], record: DeviceRecord): void {
+  const a = record.attributes;
+  let courseBits = 0;
+  layout.forEach((k, i) => {
+    const x = v[i];
+    const on = x === '1';
+    switch (k) {
+      case 'rssi': a[Attr.rssi] = Number(x); break;
+      case 'speed': record.speed = Number(x); break;
+      case 'odometer': a[Attr.odometer] = Number(x); break; // metres: it grows by 2 km in half an hour at 12 km/h
+      case 'driver': if (x !== '0') a[Attr.driverUniqueId] = x; break;
+      case 'fuel': a.fuelSensor = Number(x); break; // raw sensor reading, unit unknown
+      case 'in1': a[indexed.in(1)] = on; break;
+      case 'in2': a[indexed.in(2)] = on; break;
+      case 'out1': a[indexed.out(1)] = on; break;
+      case 'charge': a[Attr.charge] = on; break;
+      case 'ignition': a[Attr.ignition] = on; break;
+      case 'blocked': a[Attr.blocked] = on; break;
+      case 'adc1': a[indexed.adc(1)] = Number(x); break;
+      case 'course': if (Number(x) <= 360) record.course = Number(x); break;
+      case 'courseBit': courseBits = (courseBits << 1) | (on ? 1 : 0); break;
+      case 'satellites': record.satellites = Number(x); break;
+      case 'hdop': record.hdop = Number(x); break;
+      case 'power': a[Attr.power] = volts(Number(x), SUPPLY); break;
+      case 'battery': a[Attr.battery] = volts(Number(x), BATTERY); break;
+      case 'obd': obd(x, a); break;
+      case 'dtcs': if (x.length > 3) a[Attr.dtcs] = x.slice(2, -1).split('|').join(' '); break;
+      default: {
+        const alarm = FLAG_ALARMS[k];
+        if (alarm && on) a[Attr.alarm] = alarm;
+      }
+    }
+  });
+  // the 37-value layout gives the direction as one of eight sectors (1 = north, 2 = north-east, ...)
+  if (record.course === undefined && courseBits >= 1 && courseBits <= 8) record.course = (courseBits - 1) * 45;
+}
+
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const s = frame.toString('latin1').trim();
   const m = HEAD.exec(s);
@@ -76,8 +155,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   }
   const [, client, serial, event, lat, lng, yy, mo, dd, hh, mi, ss, validity, rest] = m;
   const v = rest.split(',');
-  const n = v.length;
-  const a: Record<string, AttrValue> = { [Attr.event]: Number(event) };
+  const a: Record<string, AttrValue> = { [Attr.event]: Number(event), model: client.split('_')[1] ?? client };
   const record: DeviceRecord = {
     time: utc(Number(yy), Number(mo), Number(dd), Number(hh), Number(mi), Number(ss)),
     valid: validity === 'A',
@@ -86,41 +164,17 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
     attributes: a,
   };
   if (Math.abs(record.lat!) > 90 || Math.abs(record.lng!) > 180) throw new DecodeError('aquila: coordinates out of range');
-  const head = (count: number) => v.slice(0, count).every((x) => INT.test(x) || /^\d+\.\d+$/.test(x));
-  const flags = (from: number, count: number) => v.slice(from, from + count);
-  let status: string[] | undefined;
-  if ((n === 37 || n === 51) && head(5)) {
-    status = flags(5, 32);
-    a.counter = Number(v[4]);
-  } else if (n === 43 && head(6)) {
-    status = flags(6, 35);
-    record.satellites = Number(v[4]);
-    record.hdop = Number(v[5]);
-    a[Attr.power] = volts(Number(v[41]), SUPPLY);
-    a[Attr.battery] = volts(Number(v[42]), BATTERY);
-  } else if (n === 37 || n === 43 || n === 51) {
-    return { deviceId: serial }; // the layout of a periodic report with values that cannot be (a negative odometer)
+  const layout = LAYOUTS[v.length];
+  if (layout) {
+    // values that cannot be (a negative odometer): a garbled report
+    if (!layout.every((k, i) => valueOk(k, v[i]))) return { deviceId: serial };
+    periodic(layout, v, record);
+  } else if (v.length === 2) {
+    a.sensorId = Number(v[0]);
+    a.sensorData = v[1];
   } else {
-    // an event with values of its own (event 20 sends two): the fix, and the values as sent
     a.data = rest;
-    return { deviceId: serial, records: [record] };
   }
-  if (!status.every((f) => FLAGS.test(f))) return { deviceId: serial };
-  a[Attr.rssi] = Number(v[0]);
-  record.speed = Number(v[1]);
-  a[Attr.odometer] = Number(v[2]); // metres: it grows by 2 km in half an hour at 12 km/h
-  const course = Number(v[3]);
-  if (course <= 360) record.course = course;
-  a[Attr.status] = status.join('');
-  if (n === 51) {
-    if (INT.test(v[37])) a[Attr.power] = volts(Number(v[37]), SUPPLY);
-    if (INT.test(v[38])) a[Attr.battery] = volts(Number(v[38]), BATTERY);
-    v.slice(39, 45).forEach((f, i) => FLAGS.test(f) && (a[indexed.in(i + 1)] = f === '1'));
-    if (/^P\(.*\)$/.test(v[45])) obd(v[45], a);
-    const dtcs = /^D\((.*)\)$/.exec(v[46]);
-    if (dtcs?.[1]) a[Attr.dtcs] = dtcs[1].split('|').join(' ');
-  }
-  a.model = client.split('_')[1] ?? client;
   return { deviceId: serial, records: [record] };
 }
 

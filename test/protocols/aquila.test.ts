@@ -19,22 +19,31 @@ describe('aquila replies', () => {
 });
 
 describe('aquila decoding', () => {
-  it('decodes the basic report: time, decimal degrees, validity, speed, course, GSM signal, flags', () => {
+  it('decodes the basic report: time, decimal degrees, validity, speed, GSM signal, named flags', () => {
     const { deviceId, records } = decode(BASIC);
     expect(deviceId).toBe('141216511');
     const [r] = records!;
     expect(new Date(r.time!).toISOString()).toBe('2015-09-08T16:35:34.000Z');
-    expect(r).toMatchObject({ valid: true, lat: 12.963123, lng: 77.534012, speed: 0, course: 0 });
-    expect(r.attributes).toMatchObject({ event: 3, rssi: 31, counter: 7, status: '00000001010010000100000000001110' });
+    expect(r).toMatchObject({ valid: true, lat: 12.963123, lng: 77.534012, speed: 0 });
+    expect(r.attributes).toMatchObject({ event: 3, rssi: 31, fuelSensor: 7, in1: false, in2: false, charge: true, ignition: false });
+  });
+  it('reads the direction sector bits of the basic report (0100: sector 4, south-east)', () => {
+    const [r] = decode('$$CLIENT_1ZF,130329214,1,12.962985,77.576484,140127165433,A,22,0,0,1,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,*26').records!;
+    expect(r.course).toBe(135);
+    expect(r.attributes).toMatchObject({ driverUniqueId: '1', ignition: true });
+  });
+  it('reads the alarm flags (overspeed start)', () => {
+    const [r] = decode(BASIC.replace('A,31,0,0,0,7,0,0,0,', 'A,31,0,0,0,7,0,0,1,')).records!;
+    expect(r.attributes.alarm).toBe('overspeed');
   });
   it('reads satellites, hdop, odometer and the voltages of the newer layout', () => {
     const [r] = decode(HDOP).records!;
     expect(r).toMatchObject({ satellites: 10, hdop: 0.81, speed: 12, course: 103 });
-    expect(r.attributes).toMatchObject({ odometer: 247196, power: 13.325, battery: 3.06 });
+    expect(r.attributes).toMatchObject({ odometer: 247196, power: 13.325, battery: 3.06, ignition: true, charge: false });
   });
   it('reads OBD answers and fault codes', () => {
     const [r] = decode(OBD).records!;
-    expect(r.attributes).toMatchObject({ power: 12.53, battery: 4.2, coolantTemp: -7, rpm: 0, obdSpeed: 101, dtcs: 'P0121 B2105', in1: true, in2: false });
+    expect(r.attributes).toMatchObject({ power: 12.53, battery: 4.2, coolantTemp: -7, rpm: 0, obdSpeed: 101, dtcs: 'P0121 B2105' });
   });
   it('yields nothing for a settings report, and rejects what is not a report', () => {
     const r = decode('$$CLIENT_1ZF,170222318,15,2_00AP,70.35.195.185,5089,internet,GPS:YES,Ignition:ON,*75');
