@@ -3,13 +3,14 @@
  * (older firmware) or `,#` (newer firmware). Two layouts, told apart by the `L`/`H` (live / history)
  * field the newer one puts before the IMEI:
  *   older  `$loc,<imei>,ddmmyyyy,hhmmss,<fix>,ddmm.mmmm,N,dddmm.mmmm,E,<km/h>,<course>,<cell id>,
- *           <gsm signal>,<satellites>,<...>,<ignition>,<inputs L/H>,<tamper N/T>,<outputs L/H>,<adc1>,<adc2>,
- *           <vehicle id>,<...>,<version>`
+ *           <gsm signal>,<satellites>,<battery %>,<ignition>,<inputs L/H>,<tamper N/T>,<outputs L/H>,<adc1>,
+ *           <adc2>,<vehicle id>,<odometer>,<version>`
  *   newer  `$nor,L,<imei>,ddmmyyyy,hhmmss,<fix>,lat,N,lng,E,<km/h>,<course>,<altitude>,<hdop>,<satellites>,
  *           <satellites in view>,<operator>,<gsm signal>,<cell id>,<ignition>,<battery V>,<supply V>,
  *           <inputs 0/1>,<outputs 0/1>,<tamper 0/1>,<adc1>,<adc2>,<trip>,<version>,[<rfid>],#`
  * The type names the event: nor/loc periodic, bak stored, ion/iof ignition on/off, rmv main power
- * removed, ebl low external battery, rid RFID card, rnc reconnect, tmp tamper.
+ * removed, ebl low external battery, ibl low internal battery, rid RFID card, rnc reconnect, tmp/smt/btt
+ * tamper.
  * The devices expect no answer (none is documented).
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
@@ -45,7 +46,7 @@ function createFramer(): Framer {
 const HEAD = /^\$([a-z]{3}),(?:([LH]),)?(\d{15}),/;
 const FIX = '(\\d\\d)(\\d\\d)(\\d{4}),(\\d\\d)(\\d\\d)(\\d\\d),(\\d),(\\d{4}\\.\\d+),([NS]),(\\d{5}\\.\\d+),([EW]),(\\d+(?:\\.\\d+)?),(\\d+(?:\\.\\d+)?),';
 const OLD = new RegExp(
-  `^${FIX}(\\d+),(\\d+),(\\d+),(-?\\d+),([01]),([LH]+),([NT]+),([LH]+),(\\d+(?:\\.\\d+)?),(\\d+(?:\\.\\d+)?),([^,]*),[^,]*,([^,]*)`,
+  `^${FIX}(\\d+),(\\d+),(\\d+),(-?\\d+),([01]),([LH]+),([NT]+),([LH]+),(\\d+(?:\\.\\d+)?),(\\d+(?:\\.\\d+)?),([^,]*),(\\d*),([^,]*)`,
 );
 const NEW = new RegExp(
   `^${FIX}(-?\\d+(?:\\.\\d+)?),(\\d+(?:\\.\\d+)?),(\\d+),(\\d+),([^,]*),(\\d+),([^,]*),([01]),(\\d+(?:\\.\\d+)?),(\\d+(?:\\.\\d+)?),([01]+),([01]+),([01]+),([\\d.]+)[^,]*,([\\d.]+)[^,]*,(\\d+(?:\\.\\d+)?),([^,]*),(?:([^,#]*),)?`,
@@ -56,12 +57,15 @@ const EVENTS: Record<string, Record<string, AttrValue>> = {
   iof: { [Attr.ignition]: false },
   rmv: { [Attr.alarm]: Alarm.powerCut },
   ebl: { [Attr.alarm]: Alarm.lowPower },
+  ibl: { [Attr.alarm]: Alarm.lowBattery },
   tmp: { [Attr.alarm]: Alarm.tampering },
+  smt: { [Attr.alarm]: Alarm.tampering },
+  btt: { [Attr.alarm]: Alarm.tampering },
   bak: { [Attr.archive]: true },
 };
 
-/** `LLHL` or `0010` read as a binary number (last character = input 1). */
-const mask = (s: string): number => parseInt(s.slice(-16).replace(/[LN0]/g, '0').replace(/[HT1]/g, '1'), 2);
+/** `00000010` read as a binary number (last character = input 1). */
+const mask = (s: string): number => parseInt(s.slice(-16), 2);
 
 function fix(m: RegExpExecArray): DeviceRecord {
   const [, dd, mo, yyyy, hh, mi, ss, status, lat, ns, lng, ew, speed, course] = m;
@@ -116,15 +120,19 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
     const m = OLD.exec(body);
     if (!m) return { deviceId: imei };
     record = fix(m);
-    const [cid, rssi, sats, , ignition, input, tamper, output, adc1, adc2, vehicle, version] = m.slice(14);
+    const [cid, rssi, sats, level, ignition, input, tamper, output, adc1, adc2, vehicle, odometer, version] = m.slice(14);
     const a = record.attributes;
     record.satellites = Number(sats);
     a.cellId = cid;
     a[Attr.rssi] = Number(rssi);
     a[Attr.ignition] = ignition === '1';
-    a[Attr.input] = mask(input);
-    a[Attr.output] = mask(output);
+    // `L`/`H` per line, first character = input (output) 1
+    [...input].forEach((c, i) => (a[indexed.in(i + 1)] = c === 'H'));
+    [...output].forEach((c, i) => (a[indexed.out(i + 1)] = c === 'H'));
     a.tamper = tamper;
+    const percent = Number(level);
+    if (percent >= 0 && percent <= 100) a[Attr.batteryLevel] = percent;
+    if (odometer) a.mileage = Number(odometer); // unit not known
     a[indexed.adc(1)] = num(adc1) ?? 0;
     a[indexed.adc(2)] = num(adc2) ?? 0;
     if (vehicle) a.vehicleId = vehicle;

@@ -31,14 +31,15 @@ describe('tmg decoding', () => {
   it('reads the RFID card of a `rid` report', () => {
     expect(decode(RFID).records![0].attributes.driverUniqueId).toBe('0004909463');
   });
-  it('decodes the older layout: L/H inputs and outputs, analog inputs, vehicle id', () => {
+  it('decodes the older layout: L/H inputs and outputs, battery level, analog inputs, vehicle id', () => {
     const [r] = decode(OLD).records!;
     expect(r).toMatchObject({ satellites: 6, speed: 0 });
-    expect(r.attributes).toMatchObject({ input: 0, output: 3, adc1: 0.15, adc2: 0.26, vehicleId: 'HR38AU1389', ignition: true });
+    expect(r.attributes).toMatchObject({ in1: false, in4: false, out1: true, out2: true, batteryLevel: 95, adc1: 0.15, adc2: 0.26, vehicleId: 'HR38AU1389', ignition: true });
   });
   it('marks events: main power removed, history records', () => {
     const rmv = decode(NEW.replace('$nor,L', '$rmv,H')).records![0].attributes;
     expect(rmv).toMatchObject({ alarm: 'powerCut', archive: true });
+    expect(decode(NEW.replace('$nor', '$ibl')).records![0].attributes.alarm).toBe('lowBattery');
   });
   it('rejects what is not a report', () => {
     expect(() => decode('hello')).toThrow(DecodeError);
