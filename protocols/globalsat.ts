@@ -13,7 +13,7 @@
  * A device set to wait for confirmations (A1=1) expects `ACK\r` after each GS report; this is sent
  * after every GSr/GSb/GSh/GSd. Commands go out as `GSC,<IMEI>,<command>*<checksum>!`.
  */
-import { Alarm, Attr } from './attributes.ts';
+import { Alarm, Attr, indexed } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
 import { delimitedFramer, hms, nmeaCoordinate, num, utc } from './text.ts';
 import {
@@ -51,13 +51,18 @@ function splitValues(s: string): string[] {
   return out;
 }
 
-/** `E12129.2839` (NMEA minutes) or `E121.487` / `-121.487` (degrees). */
-function coordinate(value: string, max: number): number | undefined {
-  const m = /^([NSEW+-]?)(\d+(?:\.\d+)?)$/.exec(value);
-  if (!m) return undefined;
-  const [, sign, digits] = m;
-  const minutesForm = digits.indexOf('.') < 0 ? digits.length > 3 : digits.indexOf('.') > 3;
-  const v = minutesForm ? nmeaCoordinate(digits, sign === 'S' || sign === 'W' ? sign : 'N') : Number(digits) * (sign === 'S' || sign === 'W' || sign === '-' ? -1 : 1);
+/** A coordinate in the form its code letter names: `E121.4881` degrees, `E12129.2839` minutes, `121488065` millionths. */
+function coordinate(value: string, form: 'degrees' | 'minutes' | 'micro', max: number): number | undefined {
+  let v: number;
+  if (form === 'micro') {
+    if (!/^-?\d+$/.test(value)) return undefined;
+    v = Number(value) / 1e6;
+  } else {
+    const m = /^([NSEW])(\d+(?:\.\d+)?)$/.exec(value);
+    if (!m) return undefined;
+    const south = m[1] === 'S' || m[1] === 'W';
+    v = form === 'minutes' ? nmeaCoordinate(m[2], south ? 'S' : 'N') : Number(m[2]) * (south ? -1 : 1);
+  }
   if (Math.abs(v) > max) throw new DecodeError('globalsat: coordinate out of range');
   return v;
 }
@@ -72,13 +77,33 @@ function voltage(value: string, a: Record<string, AttrValue>, key: string): void
   else a[Attr.batteryLevel] = v;
 }
 
-/** Alarm status (hex): bit 0 SOS, bit 1 parking, bit 4 geofence, bit 5 speed, bit 7 low battery. */
+/** Alarm status bits, most urgent first: SOS, main power cut, low battery, speed, geofence, parking. */
+const ALARM_BITS: Array<[number, string]> = [
+  [0x01, Alarm.sos],
+  [0x40, Alarm.powerCut],
+  [0x80, Alarm.lowBattery],
+  [0x20, Alarm.overspeed],
+  [0x18, Alarm.geofence],
+  [0x02, Alarm.parking],
+];
+
 function alarmStatus(value: string, a: Record<string, AttrValue>): void {
   if (!/^[0-9A-Fa-f]{1,4}$/.test(value)) return;
   const v = parseInt(value, 16);
   a[Attr.status] = v;
-  const alarm = v & 0x01 ? Alarm.sos : v & 0x80 ? Alarm.lowBattery : v & 0x20 ? Alarm.overspeed : v & 0x10 ? Alarm.geofence : v & 0x02 ? Alarm.parking : undefined;
-  if (alarm) a[Attr.alarm] = alarm;
+  const hit = ALARM_BITS.find(([bit]) => v & bit);
+  if (hit) a[Attr.alarm] = hit[1];
+}
+
+/** IO status (hex): bit 1 input 1, bit 7 moving, bit 9 output 1, bit 13 ignition, bit 15 external power. */
+function ioStatus(value: string, a: Record<string, AttrValue>): void {
+  if (!/^[0-9A-Fa-f]{1,4}$/.test(value)) return;
+  const v = parseInt(value, 16);
+  a[indexed.in(1)] = (v & 0x0002) !== 0;
+  a[Attr.motion] = (v & 0x0080) !== 0;
+  a[indexed.out(1)] = (v & 0x0200) !== 0;
+  a[Attr.ignition] = (v & 0x2000) !== 0;
+  a[Attr.charge] = (v & 0x8000) !== 0;
 }
 
 /** A quoted cell `mcc,mnc,lac (hex),cid (hex),bsic,rssi`. */
@@ -115,12 +140,13 @@ const FIELDS: Record<string, Field> = {
     const t = next();
     rec.time ??= dateTime(v, t); // local time: only when no UTC time is reported
   },
-  1: (v, rec) => (rec.lng = coordinate(v, 180)),
-  2: (v, rec) => (rec.lng = coordinate(v, 180)),
-  3: (v, rec) => (rec.lng = coordinate(v, 180)),
-  6: (v, rec) => (rec.lat = coordinate(v, 90)),
-  7: (v, rec) => (rec.lat = coordinate(v, 90)),
-  8: (v, rec) => (rec.lat = coordinate(v, 90)),
+  1: (v, rec) => (rec.lng = coordinate(v, 'degrees', 180)),
+  2: (v, rec) => (rec.lng = coordinate(v, 'minutes', 180)),
+  3: (v, rec) => (rec.lng = coordinate(v, 'micro', 180)),
+  6: (v, rec) => (rec.lat = coordinate(v, 'degrees', 90)),
+  7: (v, rec) => (rec.lat = coordinate(v, 'minutes', 90)),
+  8: (v, rec) => (rec.lat = coordinate(v, 'micro', 90)),
+  Y: (v, rec) => ioStatus(v, rec.attributes),
   G: (v, rec) => (rec.altitude = num(v)),
   H: (v, rec) => num(v) !== undefined && (rec.speed = knotsToKmh(num(v)!)),
   I: (v, rec) => (rec.speed = num(v)),
@@ -176,8 +202,8 @@ function decodeOld(s: string): DecodeResult {
   const rec: DeviceRecord = {
     time: dateTime(date, time),
     valid: fix !== '1',
-    lat: coordinate(lat, 90),
-    lng: coordinate(lng, 180),
+    lat: coordinate(lat, 'minutes', 90),
+    lng: coordinate(lng, 'minutes', 180),
     attributes: { [Attr.event]: status },
   };
   if (num(altitude) !== undefined) rec.altitude = num(altitude);

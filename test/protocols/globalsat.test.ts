@@ -48,6 +48,15 @@ describe('globalsat decoding', () => {
     expect(r.attributes).toMatchObject({ power: 12.38, battery: 3.128, rssi: 11, archive: true, deviceName: 'GTR-388' });
     expect(r.cells).toEqual([{ mcc: 242, mnc: 2, lac: 0x10eb, cid: 0x120fc1b }]);
   });
+  it('reads the IO status (Y) and coordinates in degrees (1, 6) or millionths (3, 8)', () => {
+    const [r] = decode('GSr,135785412249986,2002,230410,153318,E121.488065,-24997617*00!', { format0: 'SYB16*U!' }).records ?? [];
+    expect(r).toBeUndefined(); // `6` wants a hemisphere letter: no latitude, no fix
+    const [d] = decode('GSr,135785412249986,A082,230410,153318,E121.488065,S24.997617*00!', { format0: 'SYB16*U!' }).records!;
+    expect(d).toMatchObject({ lng: 121.488065, lat: -24.997617 });
+    expect(d.attributes).toMatchObject({ in1: true, motion: true, out1: false, ignition: true, charge: true });
+    const [m] = decode('GSr,135785412249986,230410,153318,121488065,-24997617*00!', { format0: 'SB38*U!' }).records!;
+    expect(m).toMatchObject({ lng: 121.488065, lat: -24.997617 });
+  });
   it('reads the alarm status bits (bit 0: SOS)', () => {
     const [r] = decode(REPORT.replace(',00,,3,', ',01,,3,')).records!;
     expect(r.attributes.alarm).toBe('sos');
