@@ -13,9 +13,10 @@
  * a 24-bit mileage, the 32-bit terminal status, then model-dependent fields. 0xA3 follows that with
  * a u16 length (counting itself) and tag-length-value peripheral items.
  * 0xB1 is the login. The server confirms every packet it receives with 0x21 (`checksum of the received
- * packet, its type, a sub-command byte`, without the id): devices resend what is not confirmed, logins
- * and stored (0x8E) positions above all. The sub-command byte is 00: implementations seen in the wild
- * put different values there (00, 06, 0C), so devices evidently do not check it.
+ * packet, its type, the received packet's first byte after the id`, without the id): devices resend
+ * what is not confirmed, logins and stored (0x8E) positions above all.
+ * The alarm packet (0x82) carries, after the flags, an overload and a logging state byte and eight
+ * alarm status bytes (ALARM_BITS) instead of the mileage and status.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
 import { Reader, xorSum } from './binary.ts';
@@ -104,9 +105,9 @@ function packet(type: number, id: Buffer, data: Buffer = Buffer.alloc(0)): Buffe
   return out;
 }
 
-/** 0x21 carries no terminal id: `29 29 21 00 05 | checksum received | type received | 00 | xor | 0D`. */
-function confirmation(checksum: number, type: number): Buffer {
-  const out = Buffer.of(0x29, 0x29, MSG.confirmation, 0x00, 0x05, checksum, type, 0x00, 0x00, 0x0d);
+/** 0x21 carries no terminal id: `29 29 21 00 05 | checksum received | type received | sub | xor | 0D`. */
+function confirmation(checksum: number, type: number, sub: number): Buffer {
+  const out = Buffer.of(0x29, 0x29, MSG.confirmation, 0x00, 0x05, checksum, type, sub, 0x00, 0x0d);
   out[8] = xorSum(out, 0, 8);
   return out;
 }
@@ -131,14 +132,54 @@ function coordinate(r: Reader, max: number): number {
 }
 
 /** Peripheral items of 0xA3: tag, length, value. */
-const PERIPHERALS: Record<number, (v: Buffer, a: Record<string, AttrValue>) => void> = {
-  0x01: (v, a) => v.length >= 2 && (a[Attr.fuel] = v[0] * 100 + v[1]), // integer and fraction parts
-  0x02: (v, a) => v.length >= 2 && (a[indexed.temp(1)] = ((v[0] & 0x80 ? -1 : 1) * ((v[0] & 0x7f) * 100 + v[1])) / 100),
-  0x05: (v, a) => v.length > 1 && (a[Attr.driverUniqueId] = v.toString('latin1', 1).trim()), // card type, then the card number
-  0x20: (v, a) => v.length >= 1 && (a[Attr.batteryLevel] = v[0]),
+const PERIPHERALS: Record<number, (v: Buffer, rec: DeviceRecord) => void> = {
+  // fuel level: integer and hundredths
+  0x01: (v, rec) => v.length >= 2 && (rec.attributes[Attr.fuelLevel] = v[0] + v[1] / 100),
+  // temperature: integer (top bit: below zero) and hundredths
+  0x02: (v, rec) => v.length >= 2 && (rec.attributes[indexed.temp(1)] = ((v[0] & 0x80 ? -1 : 1) * ((v[0] & 0x7f) * 100 + v[1])) / 100),
+  // RFID card: card type, then the card number
+  0x05: (v, rec) => v.length > 1 && (rec.attributes[Attr.driverUniqueId] = v.toString('latin1', 1).trim()),
+  // four fuel level sensors (u16 each, 0 and FFFF: none)
+  0x18: (v, rec) => {
+    for (let i = 0; i < 4 && 2 * i + 2 <= v.length; i++) {
+      const level = (v[2 * i] << 8) | v[2 * i + 1];
+      if (level > 0 && level < 0xffff) rec.attributes[indexed.fuel(i + 1)] = level;
+    }
+  },
+  0x20: (v, rec) => v.length >= 1 && (rec.attributes[Attr.batteryLevel] = v[0]),
+  // cells: count, then `mcc u16, mnc u8, lac u16, cid u16, rssi u8`
+  0x23: (v, rec) => {
+    const cells = [];
+    for (let i = 0, at = 1; i < v[0] && at + 8 <= v.length; i++, at += 8) {
+      cells.push({ mcc: (v[at] << 8) | v[at + 1], mnc: v[at + 2], lac: (v[at + 3] << 8) | v[at + 4], cid: (v[at + 5] << 8) | v[at + 6], rssi: v[at + 7] });
+    }
+    if (cells.length) rec.cells = cells;
+  },
 };
 
-function peripherals(r: Reader, a: Record<string, AttrValue>): void {
+/** Alarm bits of the 8-byte alarm status of 0x82: [byte, bit, alarm], most urgent first. */
+const ALARM_BITS: Array<[number, number, string]> = [
+  [1, 0, Alarm.sos],
+  [6, 7, Alarm.accident],
+  [1, 3, Alarm.powerCut],
+  [0, 4, Alarm.lowPower],
+  [1, 1, Alarm.overspeed],
+  [0, 6, Alarm.geofenceExit],
+  [0, 7, Alarm.geofenceEnter],
+  [1, 6, Alarm.tow],
+  [1, 7, Alarm.door],
+  [2, 2, Alarm.temperature],
+  [2, 4, Alarm.tampering],
+  [2, 6, Alarm.fatigueDriving],
+  [2, 7, Alarm.idle],
+  [6, 3, Alarm.vibration],
+  [6, 4, Alarm.hardBraking],
+  [6, 5, Alarm.hardAcceleration],
+  [6, 6, Alarm.hardCornering],
+];
+
+function peripherals(r: Reader, rec: DeviceRecord): void {
+  const a = rec.attributes;
   if (r.remaining < 2) return;
   const length = r.u16();
   const end = Math.min(r.end, r.pos - 2 + length);
@@ -148,7 +189,7 @@ function peripherals(r: Reader, a: Record<string, AttrValue>): void {
     if (r.pos + n > end) break;
     const value = r.bytes(n);
     const known = PERIPHERALS[tag];
-    if (known) known(value, a);
+    if (known) known(value, rec);
     else a[indexed.io(tag)] = value.toString('hex');
   }
 }
@@ -164,13 +205,20 @@ function decodePosition(type: number, r: Reader): DeviceRecord {
   const a: Record<string, AttrValue> = {};
   const record: DeviceRecord = { time, valid: (flags & 0x80) !== 0, lat, lng, speed, attributes: a };
   if (course <= 360) record.course = course;
+  if (type === MSG.alarm) {
+    // overload state, logging state, then the alarm status bits
+    r.skip(2);
+    const bits = r.bytes(8);
+    const hit = ALARM_BITS.find(([byte, bit]) => bits[byte] & (1 << bit));
+    a[Attr.alarm] = hit ? hit[2] : Alarm.general;
+    return record;
+  }
   const mileage = r.u24();
   if (mileage) a[Attr.odometer] = mileage;
   a[Attr.status] = r.u32();
-  if (type === MSG.alarm) a[Attr.alarm] = Alarm.general;
   if (type === MSG.peripheral && r.remaining >= 8) {
-    r.skip(8); // report interval and thresholds
-    peripherals(r, a);
+    r.skip(8); // report interval, thresholds and states
+    peripherals(r, record);
   }
   return record;
 }
@@ -180,7 +228,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const type = frame[2];
   const end = frame[frame.length - 1] === 0x0d ? frame.length - 2 : frame.length - 1;
   const deviceId = readId(frame);
-  const result: DecodeResult = { deviceId, reply: confirmation(frame[end], type) };
+  const result: DecodeResult = { deviceId, reply: confirmation(frame[end], type, end > 9 ? frame[9] : 0) };
   if (POSITION_TYPES.has(type)) result.records = [decodePosition(type, new Reader(frame, 9, end))];
   return result;
 }

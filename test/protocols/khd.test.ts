@@ -13,7 +13,7 @@ const POSITION = '2929800028258b8c10210731035840031534240542120200000337fb000000
 const REUPLOAD = '29298e00280f80815a121218203116022318461140227000720262fb00077c7fbf5600001e3c3200000000850d';
 
 describe('khd replies', () => {
-  // 0x21 confirmation (no terminal id): checksum of the received packet, its main command, sub-command 00, XOR, 0D
+  // 0x21 confirmation (no terminal id): checksum of the received packet, its main command, its first byte after the id (00 when none), XOR, 0D
   it('confirms a login with 0x21', () => {
     const r = decodeHex(LOGIN);
     expect(r.deviceId).toBe('13005224153'); // 05 16 29 35 = 05, 22, 41, 53; no top bits: 130
@@ -23,18 +23,18 @@ describe('khd replies', () => {
   it('confirms a login that carries a data byte (the checksum byte is the one before 0D)', () => {
     const r = decodeHex('2929b100070a9f95380c820d');
     expect(r.deviceId).toBe('13610312156'); // 0a 9f 95 38 = 10, 31, 21, 56; top bits 0110: 136
-    expect(r.reply?.toString('hex')).toBe('292921000582b100170d');
+    expect(r.reply?.toString('hex')).toBe('292921000582b10c1b0d');
   });
   it('confirms an alarm with 0x21, so the device stops repeating it', () => {
     const r = decodeHex(ALARM);
-    expect(r.records![0].attributes.alarm).toBe('general');
-    expect(r.reply?.toString('hex')).toBe('2929210005758200d30d');
+    expect(r.records![0].attributes.alarm).toBe('overspeed'); // alarm status byte 1, bit 1
+    expect(r.reply?.toString('hex')).toBe('2929210005758212c10d');
   });
   it('confirms a re-uploaded (stored) position with 0x21', () => {
-    expect(decodeHex(REUPLOAD).reply?.toString('hex')).toBe('2929210005858e002f0d');
+    expect(decodeHex(REUPLOAD).reply?.toString('hex')).toBe('2929210005858e123d0d');
   });
   it('confirms a live position upload with 0x21 too', () => {
-    expect(decodeHex(POSITION).reply?.toString('hex')).toBe('29292100055d8000f90d');
+    expect(decodeHex(POSITION).reply?.toString('hex')).toBe('29292100055d8021d80d');
   });
 });
 
@@ -57,6 +57,8 @@ describe('khd decoding', () => {
   it('reads peripheral items: RFID card, battery level, unknown tags kept raw', () => {
     const [card] = decodeHex('2929a300403099934c2004030943310000000000000000000000007b0000007fff0e0000e70014000000000018050b01303030314330334437312102007b2203140dda610d').records!;
     expect(card.attributes).toMatchObject({ driverUniqueId: '0001C03D71', io33: '007b', io34: '140dda' });
+    const cells = decodeHex('2929a300353099934c2004030943310000000000000000000000007b0000007fff0e0000e7001400000000000d23090101cc01a2b3c4d51b4b0d');
+    expect(cells.records![0].cells).toEqual([{ mcc: 460, mnc: 1, lac: 0xa2b3, cid: 0xc4d5, rssi: 27 }]);
     const [battery] = decodeHex('2929a3003e1680ba0a2304180759500000000000000000000000007b00000080001914000000000000000000162001641b0b0000249002bc58030001cc46020000e70d').records!;
     expect(battery.attributes.batteryLevel).toBe(100);
   });
