@@ -32,7 +32,10 @@ const MAX_FRAME = 1024;
 const DEFAULT_FORMAT = 'SORPZAB27GHKLMN*U!';
 const ACK = Buffer.from('ACK\r', 'latin1');
 
-/** Reports end with `!` (GS reports, TR-151) or a line break. */
+/**
+ * Reports end with `!` (GS reports, TR-151) or a line break. A settings report (`GSs`) that quotes a
+ * report format (`O3=...*U!`) is cut at that inner `!`: its pieces decode as errors and are dropped.
+ */
 const createFramer = () => delimitedFramer('globalsat', [0x21, 0x0d, 0x0a], MAX_FRAME);
 
 /** Values separated by commas, where a quoted value (a cell) keeps its own commas. */
