@@ -1,0 +1,152 @@
+/**
+ * A report as an xlsx workbook (issue 12, "Queue and files"; docs/reports.md, "Files"): a worksheet
+ * per sheet, each section a block (its header line, the column titles, the rows; text sections as
+ * key/value lines), numbers as numbers in the units `v` shows, times as dates in the report's zone,
+ * durations as [h]:mm:ss, the first column-title row frozen, total rows bold, places linked to their
+ * coordinates.
+ */
+import ExcelJS from 'exceljs';
+import { formatDateTime } from '../../core/time.ts';
+import type { Cell, Column, ReportBody, Section } from '../model.ts';
+import { sheetNumber, wallClockDate } from './numbers.ts';
+
+const SECONDS_PER_DAY = 86_400;
+const MIN_WIDTH = 10;
+const MAX_WIDTH = 60;
+
+/** Worksheet names: at most 31 characters, none of []:*?/\, not quoted, unique ignoring case. */
+export function worksheetNames(headers: string[]): string[] {
+  const taken = new Set<string>();
+  return headers.map((h, i) => {
+    let base = h.replace(/[[\]:*?/\\\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').replace(/^'+|'+$/g, '').trim();
+    if (!base || base.toLowerCase() === 'history') base = `Sheet ${i + 1}`;
+    let name = base.slice(0, 31).trim();
+    for (let n = 2; taken.has(name.toLowerCase()); n++) {
+      const tail = ` (${n})`;
+      name = base.slice(0, 31 - tail.length).trimEnd() + tail;
+    }
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/** A `geo:` URI (RFC 5870): opens the coordinates in the reader's map application. */
+export const geoUri = (lat: number, lng: number) => `geo:${lat.toFixed(6)},${lng.toFixed(6)}`;
+
+export async function reportToXlsx(report: ReportBody): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = 'fsm-platform';
+  book.title = report.title;
+  const names = worksheetNames(report.sheets.map((s) => s.header));
+  const write = new CellWriter(report);
+  report.sheets.forEach((sheet, i) => {
+    const ws = book.addWorksheet(names[i]);
+    const widths: number[] = [];
+    const fit = (col: number, text: string) => {
+      widths[col] = Math.max(widths[col] ?? MIN_WIDTH, Math.min(MAX_WIDTH, longestLine(text) + 2));
+    };
+    let frozen = 0;
+    for (const section of sheet.sections) {
+      if (ws.rowCount > 0) ws.addRow([]);
+      const head = ws.addRow([section.header]);
+      head.font = { bold: true, size: 13 };
+      if (section.type === 'text') {
+        for (const { k, v } of section.data) {
+          const row = ws.addRow([k]);
+          row.getCell(1).font = { bold: true };
+          fit(1, k);
+          write.cell(row.getCell(2), v);
+          fit(2, v.v);
+        }
+        continue;
+      }
+      const titles = ws.addRow(section.columns.map((c) => c.title));
+      titles.font = { bold: true };
+      titles.eachCell((c) => {
+        c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
+        c.border = { bottom: { style: 'thin' } };
+      });
+      if (!frozen) frozen = titles.number;
+      section.columns.forEach((c, j) => fit(j + 1, c.title));
+      weightWidths(section.columns).forEach((w, j) => (widths[j + 1] = Math.max(widths[j + 1] ?? MIN_WIDTH, w)));
+      for (const r of section.rows) {
+        const row = ws.addRow([]);
+        section.columns.forEach((c, j) => {
+          const cell = r.data[c.field];
+          if (!cell) return;
+          write.cell(row.getCell(j + 1), cell);
+          fit(j + 1, cell.v);
+        });
+        if (r.type === 'total') {
+          row.font = { bold: true };
+          row.eachCell((c) => (c.border = { top: { style: 'thin' } }));
+        }
+      }
+    }
+    widths.forEach((w, j) => {
+      if (w) ws.getColumn(j).width = w;
+    });
+    // The header of the first table stays in view while scrolling (the lines above it too).
+    if (frozen) ws.views = [{ state: 'frozen', xSplit: 0, ySplit: frozen }];
+  });
+  if (!report.sheets.length) book.addWorksheet('Report').addRow([report.title]);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** Widths from the columns' weights: a table of weight-1 columns gets 14 characters a column. */
+function weightWidths(columns: Column[]): number[] {
+  const total = columns.reduce((s, c) => s + (c.weight > 0 ? c.weight : 1), 0) || 1;
+  const perWeight = (14 * columns.length) / total;
+  return columns.map((c) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.round((c.weight > 0 ? c.weight : 1) * perWeight))));
+}
+
+const longestLine = (s: string) => s.split('\n').reduce((m, l) => Math.max(m, l.length), 0);
+
+/** Writes report cells as spreadsheet values of their type (CellType in src/reports/model.ts). */
+class CellWriter {
+  private readonly tz: string;
+  private readonly locale: string;
+  private readonly system: ReportBody['locale_info']['measurement_system'];
+
+  constructor(report: ReportBody) {
+    this.tz = report.locale_info.time_zone;
+    this.locale = report.locale_info.locale;
+    this.system = report.locale_info.measurement_system;
+  }
+
+  cell(target: ExcelJS.Cell, c: Cell): void {
+    switch (c.type) {
+      case 'datetime':
+      case 'date':
+        if (c.raw === null) break;
+        target.value = wallClockDate(c.raw, (ms) => formatDateTime(ms, this.tz));
+        target.numFmt = c.type === 'date' ? 'yyyy-mm-dd' : /\d:\d\d:\d\d/.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm';
+        target.alignment = { horizontal: 'left' };
+        return;
+      case 'duration':
+        if (c.raw === null) break;
+        target.value = c.raw / SECONDS_PER_DAY;
+        target.numFmt = /\d:\d\d:\d\d/.test(c.v) || !/:/.test(c.v) ? '[h]:mm:ss' : '[h]:mm';
+        return;
+      case 'location':
+        if (!c.location) break;
+        target.value = { text: c.v, hyperlink: geoUri(c.location.lat, c.location.lng) };
+        target.font = { color: { argb: 'FF1F5FA8' }, underline: true };
+        return;
+      case 'text':
+        break;
+      default: {
+        const n = sheetNumber(c, this.locale, this.system);
+        if (!n) break;
+        target.value = n.value;
+        target.numFmt = n.format;
+        return;
+      }
+    }
+    target.value = c.v;
+    if (c.v.includes('\n')) target.alignment = { wrapText: true, vertical: 'top' };
+  }
+}
+
+/** Sections with columns (tables and map tables). */
+export type TabularSection = Exclude<Section, { type: 'text' }>;
