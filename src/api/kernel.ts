@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Offload } from '../tracks/points.ts';
 import type { UploadRunner } from '../imports/upload-pool.ts';
+import type { ReportFiles } from '../reports/render/index.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -49,6 +50,8 @@ export interface Services {
   simplify?: Offload;
   /** File uploads unzipped and parsed off the event loop (src/imports/upload-pool.ts); absent: on this thread. */
   uploads?: UploadRunner;
+  /** Report files (xlsx, pdf, csv) rendered off the event loop (src/reports/render/pool.ts); absent: on this thread. */
+  reportFiles?: ReportFiles;
   /** The retranslators' forwarding engine (src/forwarding); absent: changes apply at its next look. */
   forwarding?: ForwardingControl;
 }

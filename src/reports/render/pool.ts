@@ -1,7 +1,7 @@
 /**
  * The render pool: report files are built in a small Piscina pool (workers/render.ts), so a
- * thousand-page PDF or a large workbook never holds the event loop. One thread by default
- * (FSM_RENDER_THREADS): files are rare next to telemetry, and each render is CPU-bound.
+ * thousand-page PDF or a large workbook never holds the event loop. One thread by default: files
+ * are rare next to telemetry, each render is CPU-bound, and a second waits its turn in the queue.
  */
 import { Piscina } from 'piscina';
 import type { ReportBody } from '../model.ts';

@@ -143,6 +143,7 @@ class CellWriter {
         return;
       }
     }
+    if (c.v === '') return; // an empty cell, not an empty string
     target.value = c.v;
     if (c.v.includes('\n')) target.alignment = { wrapText: true, vertical: 'top' };
   }
