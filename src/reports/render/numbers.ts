@@ -26,31 +26,33 @@ export interface DisplayedNumber {
   suffix: string;
 }
 
-const separatorCache = new Map<string, { group: string; decimal: string }>();
+const patterns = new Map<string, RegExp>();
 
-function separators(locale: string): { group: string; decimal: string } {
-  let s = separatorCache.get(locale);
-  if (!s) {
+/** The number pattern of a locale: its group and decimal separators (Intl), built once per locale. */
+function numberPattern(locale: string): RegExp {
+  let re = patterns.get(locale);
+  if (!re) {
     let parts: Intl.NumberFormatPart[];
     try {
       parts = new Intl.NumberFormat(locale.replace('_', '-')).formatToParts(12345.6);
     } catch {
       parts = new Intl.NumberFormat('en').formatToParts(12345.6);
     }
-    s = { group: parts.find((p) => p.type === 'group')?.value ?? ',', decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.' };
-    separatorCache.set(locale, s);
+    const group = parts.find((p) => p.type === 'group')?.value ?? ',';
+    const decimal = parts.find((p) => p.type === 'decimal')?.value ?? '.';
+    // Group separators may be narrow no-break spaces; plain spaces and no-break spaces are read alike.
+    const groups = [...new Set([group, ' ', '\u00a0', '\u202f'].filter((g) => g !== decimal))].map(escape).join('|');
+    re = new RegExp(`^(.*?)(-|\u2212)?(\\d{1,3}(?:(?:${groups})\\d{3})+|\\d+)(?:${escape(decimal)}(\\d+))?(.*)$`, 's');
+    patterns.set(locale, re);
   }
-  return s;
+  return re;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The first number in `v` as the locale writes it (group and decimal separators), or undefined. */
 export function displayedNumber(v: string, locale: string): DisplayedNumber | undefined {
-  const { group, decimal } = separators(locale);
-  // Group separators may be narrow no-break spaces; plain spaces and no-break spaces are read alike.
-  const groups = [...new Set([group, ' ', '\u00a0', '\u202f'].filter((g) => g !== decimal))].map(escape).join('|');
-  const m = new RegExp(`^(.*?)(-|\u2212)?(\\d{1,3}(?:(?:${groups})\\d{3})+|\\d+)(?:${escape(decimal)}(\\d+))?(.*)$`, 's').exec(v);
+  const m = numberPattern(locale).exec(v);
   if (!m) return undefined;
   const int = m[3].replace(/\D/g, '');
   const frac = m[4] ?? '';

@@ -5,9 +5,10 @@
  * durations as [h]:mm:ss, the first column-title row frozen, total rows bold, places linked to their
  * coordinates.
  */
+import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { formatDateTime } from '../../core/time.ts';
-import type { Cell, Column, ReportBody, Section } from '../model.ts';
+import type { Cell, Column, ReportBody, Section, Sheet } from '../model.ts';
 import { sheetNumber, wallClockDate } from './numbers.ts';
 
 const SECONDS_PER_DAY = 86_400;
@@ -33,64 +34,107 @@ export function worksheetNames(headers: string[]): string[] {
 /** A `geo:` URI (RFC 5870): opens the coordinates in the reader's map application. */
 export const geoUri = (lat: number, lng: number) => `geo:${lat.toFixed(6)},${lng.toFixed(6)}`;
 
+/**
+ * Written with exceljs's streaming writer: each row goes into the zip as it is made, so a report of
+ * tens of thousands of rows never holds a whole workbook of cell objects at once. Widths and the
+ * frozen row must be known before the first row: a first pass over the sheet measures them.
+ */
 export async function reportToXlsx(report: ReportBody): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+  });
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: true });
   book.creator = 'fsm-platform';
   book.title = report.title;
   const names = worksheetNames(report.sheets.map((s) => s.header));
   const write = new CellWriter(report);
   report.sheets.forEach((sheet, i) => {
-    const ws = book.addWorksheet(names[i]);
-    const widths: number[] = [];
-    const fit = (col: number, text: string) => {
-      widths[col] = Math.max(widths[col] ?? MIN_WIDTH, Math.min(MAX_WIDTH, longestLine(text) + 2));
+    const { widths, frozen } = measure(sheet);
+    // The header of the first table stays in view while scrolling (the lines above it too).
+    const ws = book.addWorksheet(names[i], frozen ? { views: [{ state: 'frozen', xSplit: 0, ySplit: frozen }] } : {});
+    ws.columns = widths.map((width) => ({ width }));
+    let line = 0;
+    const add = (values: unknown[] = []) => {
+      line++;
+      return ws.addRow(values);
     };
-    let frozen = 0;
     for (const section of sheet.sections) {
-      if (ws.rowCount > 0) ws.addRow([]);
-      const head = ws.addRow([section.header]);
+      if (line > 0) add().commit();
+      const head = add([section.header]);
       head.font = { bold: true, size: 13 };
+      head.commit();
       if (section.type === 'text') {
         for (const { k, v } of section.data) {
-          const row = ws.addRow([k]);
+          const row = add([k]);
           row.getCell(1).font = { bold: true };
-          fit(1, k);
           write.cell(row.getCell(2), v);
-          fit(2, v.v);
+          row.commit();
         }
         continue;
       }
-      const titles = ws.addRow(section.columns.map((c) => c.title));
-      titles.font = { bold: true };
+      const titles = add(section.columns.map((c) => c.title));
       titles.eachCell((c) => {
+        c.font = { bold: true };
         c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
         c.border = { bottom: { style: 'thin' } };
       });
-      if (!frozen) frozen = titles.number;
-      section.columns.forEach((c, j) => fit(j + 1, c.title));
-      weightWidths(section.columns).forEach((w, j) => (widths[j + 1] = Math.max(widths[j + 1] ?? MIN_WIDTH, w)));
+      titles.font = { bold: true };
+      titles.commit();
       for (const r of section.rows) {
-        const row = ws.addRow([]);
+        const row = add();
         section.columns.forEach((c, j) => {
           const cell = r.data[c.field];
-          if (!cell) return;
-          write.cell(row.getCell(j + 1), cell);
-          fit(j + 1, cell.v);
+          if (cell) write.cell(row.getCell(j + 1), cell);
         });
         if (r.type === 'total') {
           row.font = { bold: true };
           row.eachCell((c) => (c.border = { top: { style: 'thin' } }));
         }
+        row.commit();
       }
     }
-    widths.forEach((w, j) => {
-      if (w) ws.getColumn(j).width = w;
-    });
-    // The header of the first table stays in view while scrolling (the lines above it too).
-    if (frozen) ws.views = [{ state: 'frozen', xSplit: 0, ySplit: frozen }];
+    ws.commit();
   });
-  if (!report.sheets.length) book.addWorksheet('Report').addRow([report.title]);
-  return Buffer.from(await book.xlsx.writeBuffer());
+  if (!report.sheets.length) {
+    const ws = book.addWorksheet('Report');
+    ws.addRow([report.title]).commit();
+    ws.commit();
+  }
+  await book.commit();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** Column widths (index 0 = column A) and the frozen line (the first column-title row; 0: none). */
+function measure(sheet: Sheet): { widths: number[]; frozen: number } {
+  const widths: number[] = [];
+  const fit = (col: number, text: string) => {
+    widths[col] = Math.max(widths[col] ?? MIN_WIDTH, Math.min(MAX_WIDTH, longestLine(text) + 2));
+  };
+  let line = 0;
+  let frozen = 0;
+  for (const section of sheet.sections) {
+    line += line > 0 ? 2 : 1; // the empty line between blocks, the section header
+    if (section.type === 'text') {
+      for (const { k, v } of section.data) {
+        fit(0, k);
+        fit(1, v.v);
+      }
+      line += section.data.length;
+      continue;
+    }
+    line++;
+    if (!frozen) frozen = line;
+    section.columns.forEach((c, j) => fit(j, c.title));
+    weightWidths(section.columns).forEach((w, j) => (widths[j] = Math.max(widths[j] ?? MIN_WIDTH, w)));
+    for (const r of section.rows) section.columns.forEach((c, j) => r.data[c.field] && fit(j, r.data[c.field].v));
+    line += section.rows.length;
+  }
+  return { widths: Array.from(widths, (w) => w ?? MIN_WIDTH), frozen };
 }
 
 /** Widths from the columns' weights: a table of weight-1 columns gets 14 characters a column. */
