@@ -11,6 +11,7 @@ import type { Cell, ReportBody } from '../../src/reports/model.ts';
 import { renderReport, reportToXlsx } from '../../src/reports/render/index.ts';
 import { displayedNumber, sheetNumber } from '../../src/reports/render/numbers.ts';
 import { worksheetNames } from '../../src/reports/render/xlsx.ts';
+import { defuse } from '../../src/reports/render/csv.ts';
 import { fixtureReport } from './fixture.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -124,5 +125,22 @@ describe('xlsx workbook', () => {
     expect(rows[4]).toEqual(['2026-03-02 08:15:30', '2026-03-02', 'Гедимино пр. 1, Вильнюс', '12.35 km', '1:02:03', '61 km/h', '7.5 l', '45.5%', '3', 'Καλημέρα, οδηγός']);
     expect(rows[6]).toEqual(['Total', '', '', '25.69 km', '2:04:06', '', '', '', '7', '']);
     expect(rows.slice(8, 11)).toEqual([['Summary'], ['Total distance', '25.69 km'], ['Водитель', 'Иван Петров']]);
+  });
+
+  it('defuses CSV text a spreadsheet would run as a formula, and only that', () => {
+    expect(['=SUM(A1)', '+1', '@cmd', '\tx', '-cmd', '-1+2', '-5 km', '-3', '-0.5', 'a=b', '', 'Total'].map(defuse)).toEqual([
+      "'=SUM(A1)",
+      "'+1",
+      "'@cmd",
+      "'\tx",
+      "'-cmd",
+      "'-1+2",
+      '-5 km',
+      '-3',
+      '-0.5',
+      'a=b',
+      '',
+      'Total',
+    ]);
   });
 });
