@@ -153,6 +153,21 @@ describe.skipIf(!hasPoppler)('pdf file', () => {
     section.track = [[54.68, 25.27]];
     const file = save(await reportToPdf(r, { headless: true }));
     expect(pages(file)).toBe(2);
+    const hollow = fixtureReport({
+      sheets: [
+        {
+          header: 'Hollow',
+          entity_ids: [],
+          sections: [
+            { type: 'table', header: 'No columns', columns: [], rows: [] },
+            { type: 'table', header: 'No rows', columns: [{ field: 'a', title: 'A', weight: 1 }], rows: [] },
+            { type: 'text', header: 'No lines', data: [] },
+          ],
+        },
+      ],
+    });
+    const hollowFile = save(await reportToPdf(hollow, { headless: true }));
+    expect(text(hollowFile)).toMatch(/Hollow\s+No columns\s+No rows\s+A\s+No lines/);
     const empty = save(await reportToPdf(fixtureReport({ sheets: [] }), { headless: false }));
     expect(pages(empty)).toBe(3);
     expect(text(empty)).toContain('Поездки — Trips');

@@ -89,6 +89,16 @@ describe('xlsx workbook', () => {
     expect(displayedNumber('no digits', 'en')).toBeUndefined();
   });
 
+  it('writes sections without columns, rows or lines, and a report without sheets', async () => {
+    const r = fixtureReport();
+    r.sheets = [{ header: 'Hollow', entity_ids: [], sections: [{ type: 'table', header: 'No columns', columns: [], rows: [] }, { type: 'table', header: 'No rows', columns: [{ field: 'a', title: 'A', weight: 1 }], rows: [] }, { type: 'text', header: 'No lines', data: [] }] }];
+    const ws = (await open(r)).worksheets[0];
+    expect([1, 2, 3, 4, 5, 6, 7].map((i) => ws.getCell(`A${i}`).value)).toEqual(['No columns', null, null, 'No rows', 'A', null, 'No lines']);
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 });
+    const none = await open(fixtureReport({ sheets: [] }));
+    expect([none.worksheets.length, none.worksheets[0].getCell('A1').value]).toEqual([1, 'Поездки — Trips']);
+  });
+
   it('keeps cells without a raw value as their text', async () => {
     const r = fixtureReport();
     r.sheets = [{ header: 'S', entity_ids: [], sections: [{ type: 'table', header: 'T', columns: [{ field: 'a', title: 'A', weight: 1 }, { field: 'b', title: 'B', weight: 1 }], rows: [{ type: 'data', data: { a: { v: '—', raw: null, type: 'distance' }, b: { v: 'n/a', raw: null, type: 'datetime' } } }] }] }];

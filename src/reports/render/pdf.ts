@@ -98,6 +98,7 @@ function titlePage(report: ReportBody): Content[] {
 function sectionContent(section: Section, width: number): Content[] {
   const head: Content = { text: section.header, style: 'section', headlineLevel: 2 };
   if (section.type === 'text') {
+    if (!section.data.length) return [head];
     return [
       head,
       {
@@ -108,6 +109,7 @@ function sectionContent(section: Section, width: number): Content[] {
   }
   const out: Content[] = [head];
   if (section.type === 'map_table' && section.track.length >= 2) out.push(trackCanvas(section, width));
+  if (!section.columns.length) return out; // a table of no columns has nothing to show
   out.push({
     table: {
       headerRows: 1,
