@@ -100,7 +100,7 @@ describe('checkin/list with format', () => {
       { text: 'Улица 35.000', hyperlink: 'geo:35.000000,139.000000' },
       'Ворота открыты',
       'Audit',
-      `gate.jpg ${s.url}/v2/file/download/${fileId}`,
+      { text: `gate.jpg ${s.url}/v2/file/download/${fileId}`, hyperlink: `${s.url}/v2/file/download/${fileId}` },
     ]);
     expect([ws.getCell('B4').value, ws.getCell('C4').value, ws.getCell('E4').value]).toEqual(['Van 2', null, '=1+2']);
     expect(ws.getCell('E4').type).toBe(ExcelJS.ValueType.String);
@@ -118,6 +118,8 @@ describe('checkin/list with format', () => {
     const text = execFileSync('pdftotext', ['-f', '3', '-l', '3', '-layout', file, '-'], { encoding: 'utf8' });
     for (const v of ['Check-ins: 2', 'Van 2', 'Ζωή Adams', 'Улица 35.000', 'Ворота открыты', 'Audit', '2026-03-01 10:00:00', '2026-03-02 11:00:00', 'gate.jpg']) expect(text).toContain(v);
     expect(text.replace(/\s+/g, '')).toContain(`/v2/file/download/${fileId}`);
+    // The download URL is a link (an annotation of the page).
+    expect(r.body.toString('latin1')).toContain(`/URI (${s.url}/v2/file/download/${fileId})`);
   });
 
   it('applies the filters, sort and paging of the list to the file, and says when more matched', async () => {

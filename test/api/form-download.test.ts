@@ -174,8 +174,11 @@ describe('task/form/download', () => {
     expect(ws.getCell('B7').value).toEqual({ text: 'Οδός Ερμού 1, Αθήνα', hyperlink: 'geo:37.970000,23.730000' });
     expect(ws.getRow(10).values).toEqual([undefined, 'Field', 'Type', 'Value']);
     const rows = [];
-    for (let i = 11; i <= ws.rowCount; i++) rows.push([1, 2, 3].map((c) => ws.getCell(i, c).value ?? ''));
+    for (let i = 11; i <= ws.rowCount; i++) rows.push([1, 2, 3].map((c) => ws.getCell(i, c).text));
     expect(rows).toEqual(fieldRows());
+    // A file's value links to its download URL.
+    expect(ws.getCell('C18').value).toEqual({ text: `котёл.jpg ${url(photo)}`, hyperlink: url(photo) });
+    expect(ws.getCell('C11').value).toBe('Всё в порядке');
   });
 
   it.skipIf(!hasPoppler)('pdf: one page (no title page), the form and its fields', async () => {
@@ -190,6 +193,7 @@ describe('task/form/download', () => {
     for (const v of [LABEL, 'Ежемесячно', 'Всё в порядке', 'Gas, Power', 'Κατάσταση', 'Εντάξει', 'котёл.jpg', '2026-01-10 10:30:00']) expect(text).toContain(v);
     expect(text).toMatch(/Rating\s+rating\s+4\s*\/\s*5/);
     expect(text.replace(/\s+/g, '')).toContain(url(doc).replace(/\s+/g, ''));
+    for (const f of [photo, doc, sign]) expect(r.body.toString('latin1')).toContain(`/URI (${url(f)})`);
   });
 
   it('201 for an unknown task, another user\'s task and a task without a form; 7 for a bad or missing format; nothing stored', async () => {

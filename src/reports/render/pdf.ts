@@ -137,9 +137,28 @@ function columnWidths(columns: Column[]): string[] {
   return weights.map((w) => `${((w / total) * 100).toFixed(3)}%`);
 }
 
-function cellContent(cell: Cell): { text: string; alignment?: 'right'; link?: string; color?: string } {
+type Inline = { text: string; link?: string; color?: string };
+
+function cellContent(cell: Cell): { text: string | Inline[]; alignment?: 'right'; link?: string; color?: string } {
   if (cell.type === 'location' && cell.location) return { text: cell.v, link: geoUri(cell.location.lat, cell.location.lng), color: '#1F5FA8' };
-  return NUMERIC.has(cell.type) ? { text: cell.v, alignment: 'right' } : { text: cell.v };
+  if (NUMERIC.has(cell.type)) return { text: cell.v, alignment: 'right' };
+  return { text: linked(cell.v) };
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"]+/g;
+
+/** Text with its http(s) URLs as links (file download links in check-in and form files). */
+function linked(v: string): string | Inline[] {
+  if (!v.includes('://')) return v;
+  const out: Inline[] = [];
+  let at = 0;
+  for (const m of v.matchAll(URL_IN_TEXT)) {
+    if (m.index > at) out.push({ text: v.slice(at, m.index) });
+    out.push({ text: m[0], link: m[0], color: '#1F5FA8' });
+    at = m.index + m[0].length;
+  }
+  if (at < v.length) out.push({ text: v.slice(at) });
+  return out.length ? out : v;
 }
 
 /**

@@ -177,8 +177,15 @@ class CellWriter {
         target.value = { text: c.v, hyperlink: geoUri(c.location.lat, c.location.lng) };
         target.font = { color: { argb: 'FF1F5FA8' }, underline: true };
         return;
-      case 'text':
-        break;
+      case 'text': {
+        // A text with one web link (a file's download URL) links to it.
+        const urls = c.v.match(/https?:\/\/[^\s<>"]+/g);
+        if (urls?.length !== 1) break;
+        target.value = { text: c.v, hyperlink: urls[0] };
+        target.font = { color: { argb: 'FF1F5FA8' }, underline: true };
+        if (c.v.includes('\n')) target.alignment = { wrapText: true, vertical: 'top' };
+        return;
+      }
       default: {
         const n = sheetNumber(c, this.locale, this.system);
         if (!n) break;
