@@ -13,6 +13,7 @@ import { startGateway, type Gateway } from './gateway/index.ts';
 import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
 import { createGeocoder } from './geocoder/index.ts';
 import { UploadPool } from './imports/upload-pool.ts';
+import { RenderPool } from './reports/render/pool.ts';
 import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
@@ -51,7 +52,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const chat = new ChatDelivery(store.chat);
   // File uploads are unzipped and parsed in their own worker, off the event loop (src/imports).
   const uploads = new UploadPool();
-  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
+  // Report files (xlsx, pdf, csv) are rendered in their own worker too (src/reports/render).
+  const reportFiles = new RenderPool();
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, reportFiles, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
     const file = writeFirstPassword(config.dataDir, first);
@@ -129,6 +132,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await reports.close(Math.max(1000, until - Date.now()));
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
+      await reportFiles.close();
       store.close();
     },
   };

@@ -7,17 +7,21 @@ import { parseSort } from '../core/conditions.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { formatDateTime } from '../core/time.ts';
 import { deleteCheckins } from '../checkins/checkins.ts';
+import { checkinsReport, type CheckinLine } from '../checkins/export.ts';
+import { inlineReportFiles } from '../reports/render/index.ts';
 import { geoEntitiesAt } from '../checkins/nearby.ts';
 import type { CheckinRow } from '../store/checkins.ts';
 import type { FileRow } from '../store/files.ts';
 import { BlobStore } from '../files/blobs.ts';
 import { baseUrl, fileView } from './file.ts';
-import { defineCall, type Services } from './kernel.ts';
+import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { conditionsParam, id } from './schemas.ts';
 import { listWindow } from './task.ts';
 
 /** Most trackers one checkin/list may name: more is 221. */
 export const MAX_LISTED_TRACKERS = 10_000;
+/** Most check-ins one file (checkin/list with format) holds; the table's header tells when more matched. */
+export const MAX_FILE_CHECKINS = 5000;
 const DAY = 86_400_000;
 
 interface ViewContext {
@@ -54,6 +58,35 @@ export function checkinViews(rows: CheckinRow[], o: ViewContext): Array<Record<s
   });
 }
 
+/** Check-ins as the lines of a file: labels, names and file links read in batches. */
+function checkinLines(services: Services, ownerId: number, rows: CheckinRow[], base: string): CheckinLine[] {
+  const { store } = services;
+  const files = new Map<number, FileRow[]>(rows.map((r) => [r.id, []]));
+  for (const f of store.files.ofCheckins(rows.map((r) => r.id))) files.get(f.checkin_id!)!.push(f);
+  const forms = store.checkins.formLabels([...new Set(rows.map((r) => r.form_id).filter((f): f is number => f !== null))]);
+  const trackers = new Map<number, string>();
+  const employees = new Map<number, string>();
+  const trackerLabel = (id: number) => trackers.get(id) ?? trackers.set(id, store.trackers.get(ownerId, id)?.label ?? String(id)).get(id)!;
+  const employeeName = (id: number) => {
+    if (!employees.has(id)) {
+      const e = store.employees.get(ownerId, id);
+      employees.set(id, e ? [e.first_name, e.middle_name, e.last_name].filter(Boolean).join(' ') : String(id));
+    }
+    return employees.get(id)!;
+  };
+  return rows.map((c) => ({
+    time: c.marker_time,
+    tracker: trackerLabel(c.tracker_id),
+    employee: c.employee_id === null ? null : employeeName(c.employee_id),
+    lat: c.lat,
+    lng: c.lng,
+    address: c.address,
+    comment: c.comment,
+    form: c.form_id === null ? null : (forms.get(c.form_id) ?? null),
+    files: files.get(c.id)!.map((f) => ({ name: f.name, url: (fileView(f, { timeZone: 'UTC', base }).download_url as string | null) ?? null })),
+  }));
+}
+
 const read = defineCall({
   path: 'checkin/read',
   summary: 'One check-in with its files.',
@@ -72,7 +105,7 @@ const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'expected 
 
 const list = defineCall({
   path: 'checkin/list',
-  summary: `Check-ins matching all filters, one page, and the total count. 211 when from..to is longer than the tariff's maximum span; 217 for trackers missing, deleted or blocked; 221 over ${MAX_LISTED_TRACKERS} trackers; format (pdf, xlsx) is not available yet (7).`,
+  summary: `Check-ins matching all filters, one page, and the total count. 211 when from..to is longer than the tariff's maximum span; 217 for trackers missing, deleted or blocked; 221 over ${MAX_LISTED_TRACKERS} trackers; with format (pdf, xlsx) the same list as a file (at most ${MAX_FILE_CHECKINS} check-ins).`,
   right: 'employee_update',
   params: z.object({
     trackers: nullable(z.array(id).max(100_000)),
@@ -86,10 +119,9 @@ const list = defineCall({
     format: nullable(z.enum(['pdf', 'xlsx'])),
     show_nearby_geo_entities: z.boolean().default(false),
   }),
-  handler({ services, owner, user, params: p, request }) {
+  async handler({ services, owner, user, params: p, request }) {
     const { store } = services;
     const tz = user.time_zone;
-    if (p.format) throw invalidParams([{ parameter: 'format', error: 'pdf and xlsx check-in files are not available yet; omit format for JSON' }]);
     const { from, to } = listWindow(p, tz);
     if (from !== undefined) {
       const maxDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
@@ -115,8 +147,14 @@ const list = defineCall({
       location: p.location ?? undefined,
       sort: parseSort(p.sort ?? undefined),
       offset: p.offset ?? undefined,
-      limit: p.limit ?? undefined,
+      limit: p.format ? Math.min(p.limit ?? MAX_FILE_CHECKINS, MAX_FILE_CHECKINS) : (p.limit ?? undefined),
     });
+    if (p.format) {
+      const report = checkinsReport(checkinLines(services, owner.id, rows, baseUrl(services, request)), { now: services.now(), locale: user.locale, timeZone: tz, measurementSystem: user.measurement_system, from, to });
+      if (rows.length < count) report.sheets[0].sections[0].header = `Check-ins ${(p.offset ?? 0) + 1}–${(p.offset ?? 0) + rows.length} of ${count}`;
+      const file = await (services.reportFiles ?? inlineReportFiles).render(p.format, report, { headless: false });
+      return new FileAnswer(file.body, file.contentType, `checkins.${file.extension}`);
+    }
     return { list: checkinViews(rows, { services, timeZone: tz, base: baseUrl(services, request), ownerId: owner.id, nearby: p.show_nearby_geo_entities }), count };
   },
 });

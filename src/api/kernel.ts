@@ -10,13 +10,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Offload } from '../tracks/points.ts';
 import type { UploadRunner } from '../imports/upload-pool.ts';
+import type { ReportFiles } from '../reports/render/index.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { ForwardingControl } from '../forwarding/types.ts';
 import type { ReportRunner } from '../reports/queue.ts';
-import type { ReportFiles } from '../reports/render/index.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
@@ -51,12 +51,12 @@ export interface Services {
   simplify?: Offload;
   /** File uploads unzipped and parsed off the event loop (src/imports/upload-pool.ts); absent: on this thread. */
   uploads?: UploadRunner;
+  /** Report files (xlsx, pdf, csv) rendered off the event loop (src/reports/render/pool.ts); absent: on this thread. */
+  reportFiles?: ReportFiles;
   /** The retranslators' forwarding engine (src/forwarding); absent: changes apply at its next look. */
   forwarding?: ForwardingControl;
   /** The report queue (src/reports/queue.ts): told of new reports; absent: they wait for its next start. */
   reports?: ReportRunner;
-  /** Report files (src/reports/render); absent: rendered on this thread (src/reports/files.ts). */
-  reportFiles?: ReportFiles;
 }
 
 /**

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { GEOCODER_TYPES } from '../geocoder/types.ts';
-import { directReportFiles } from '../reports/files.ts';
+import { inlineReportFiles } from '../reports/render/index.ts';
 import type { StoredParams } from '../reports/generate.ts';
 import { word, type Word } from '../reports/i18n.ts';
 import type { MeasurementSystem, ReportBody } from '../reports/model.ts';
@@ -181,7 +181,7 @@ const download = defineCall({
   async handler({ services, owner, params }) {
     const json = await unzip(readyBody(services, owner, params.report_id));
     const report = JSON.parse(json.toString('utf8')) as ReportBody;
-    const file = await (services.reportFiles ?? directReportFiles).render(params.format, report, { headless: params.headless });
+    const file = await (services.reportFiles ?? inlineReportFiles).render(params.format, report, { headless: params.headless });
     return new FileAnswer(file.body, file.contentType, `${report.title}.${file.extension}`);
   },
 });

@@ -5,16 +5,19 @@
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { formatDateTime, isoDuration, parseDateTime } from '../core/time.ts';
+import { downloadName, formReport } from '../forms/export.ts';
 import { correctValues, ownForm } from '../forms/submit.ts';
+import { inlineReportFiles, type FileFormat } from '../reports/render/index.ts';
 import { attachForm, detachForm } from '../forms/task-forms.ts';
 import { formView } from '../forms/view.ts';
 import type { FastifyRequest } from 'fastify';
 import { FORM_ORDER_KEYS, FORM_PERIODS, FORM_TEXT_FILTERS, type FormListRow, type FormPeriod, type FormRow, type FormTextFilter } from '../store/forms.ts';
 import type { Store } from '../store/index.ts';
+import type { UserRow } from '../store/users.ts';
 import { areasAt } from '../telemetry/geofence/at-point.ts';
 import { dateTime } from '../tasks/input.ts';
 import { baseUrl, fileView } from './file.ts';
-import { defineCall, type Services } from './kernel.ts';
+import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTask } from './task.ts';
 
@@ -22,6 +25,24 @@ import { ownTask } from './task.ts';
 export function formFiles(services: Services, request: FastifyRequest, form: FormRow, tz: string): Array<Record<string, unknown>> {
   const base = baseUrl(services, request);
   return services.store.files.ofForm(form.id).map((f) => fileView(f, { timeZone: tz, base, details: true }));
+}
+
+/** A form as a file (docs/reports.md, "Files"): one row per field, files as links, rendered through ReportFiles. */
+async function formFile(services: Services, request: FastifyRequest, user: UserRow, form: FormRow, format: FileFormat): Promise<FileAnswer> {
+  const base = baseUrl(services, request);
+  const task = form.task_id === null ? undefined : services.store.tasks.get(form.user_id, form.task_id);
+  const files = services.store.files.ofForm(form.id).map((f) => ({ id: f.id, name: f.name, url: (fileView(f, { timeZone: 'UTC', base }).download_url as string | null) ?? null }));
+  const report = formReport(form, {
+    now: services.now(),
+    locale: user.locale,
+    timeZone: user.time_zone,
+    measurementSystem: user.measurement_system,
+    task: task ? { id: task.id, label: task.label } : null,
+    files,
+  });
+  // One form is a page or two: no title page and contents before it.
+  const file = await (services.reportFiles ?? inlineReportFiles).render(format, report, { headless: true });
+  return new FileAnswer(file.body, file.contentType, downloadName(form.label, `form-${form.id}`, file.extension));
 }
 
 const create = defineCall({
@@ -63,6 +84,27 @@ const formRead = defineCall({
   handler({ services, owner, user, params, request }) {
     const form = ownForm(services, owner.id, params.id);
     return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
+  },
+});
+
+const download = defineCall({
+  path: 'task/form/download',
+  summary: "A task's form as a file (xls, csv or pdf): one row per field with its label, type and value, files as download links. xls is answered as xlsx (docs/reports.md). 201 for no task or no form.",
+  params: z.object({ task_id: id, format: z.enum(['xls', 'csv', 'pdf']) }),
+  async handler({ services, owner, user, params, request }) {
+    const task = ownTask(services, owner, params.task_id);
+    const form = services.store.forms.ofTask(task.id);
+    if (!form) throw new DomainError(201, {}, `Not found in the database: task ${task.id} has no form`);
+    return formFile(services, request, user, form, params.format);
+  },
+});
+
+const formDownload = defineCall({
+  path: 'form/download',
+  summary: 'A form (of a task or a check-in) as a file (pdf or xlsx): one row per field, files as download links. 201 for no such form.',
+  params: z.object({ id, format: z.enum(['pdf', 'xlsx']) }),
+  async handler({ services, owner, user, params, request }) {
+    return formFile(services, request, user, ownForm(services, owner.id, params.id), params.format);
   },
 });
 
@@ -175,4 +217,4 @@ function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: strin
   });
 }
 
-export const taskFormCalls = [create, remove, read, list, valuesUpdate, formRead];
+export const taskFormCalls = [create, remove, read, list, valuesUpdate, formRead, download, formDownload];

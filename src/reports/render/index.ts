@@ -1,11 +1,16 @@
 /**
  * Report files: the renderers that turn a ReportBody (../model.ts) into a file (xlsx, xls, pdf, csv).
- * Renderers are pure (report in, bytes out) and run off the event loop in a worker pool; callers
- * (report/tracker/download, checkin/list with `format`, task/form/download, form/download) see only
- * the ReportFiles interface, so the pool is wired in once by src/main.ts.
- * The first versions of the renderers come with the renderer work of issue 12; until then they refuse.
+ * Renderers are pure (report in, bytes out) and run off the event loop in a worker pool
+ * (./pool.ts, workers/render.ts); callers (report/tracker/download, checkin/list with `format`,
+ * task/form/download, form/download) see only the ReportFiles interface, so the pool is wired in
+ * once by src/main.ts. docs/reports.md, "Files", describes what each file holds.
  */
 import type { ReportBody } from '../model.ts';
+import { reportToCsv } from './csv.ts';
+import { reportToPdf } from './pdf.ts';
+import { reportToXlsx } from './xlsx.ts';
+
+export { reportToCsv, reportToPdf, reportToXlsx };
 
 export type FileFormat = 'xlsx' | 'xls' | 'pdf' | 'csv';
 
@@ -27,10 +32,38 @@ export interface ReportFiles {
   render(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<RenderedFile>;
 }
 
-export async function reportToXlsx(_report: ReportBody): Promise<Buffer> {
-  throw new Error('xlsx renderer not built yet');
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * Media type and extension of each format. `xls` is answered with the xlsx file, its media type and
+ * extension: no library on the package registry that is still kept writes the legacy binary format
+ * (docs/reports.md, "Files").
+ */
+export function fileKind(format: FileFormat): { contentType: string; extension: string } {
+  switch (format) {
+    case 'xlsx':
+    case 'xls':
+      return { contentType: XLSX_TYPE, extension: 'xlsx' };
+    case 'pdf':
+      return { contentType: 'application/pdf', extension: 'pdf' };
+    case 'csv':
+      return { contentType: 'text/csv; charset=utf-8', extension: 'csv' };
+    default:
+      throw new Error(`unknown file format ${String(format)}`);
+  }
 }
 
-export async function reportToPdf(_report: ReportBody, _options: RenderOptions): Promise<Buffer> {
-  throw new Error('pdf renderer not built yet');
+/** The file's bytes, rendered on the calling thread (the worker's job; tests and tools without a pool). */
+export async function renderBytes(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<Buffer> {
+  const kind = fileKind(format);
+  if (kind.extension === 'xlsx') return reportToXlsx(report);
+  if (kind.extension === 'pdf') return reportToPdf(report, options);
+  return reportToCsv(report);
 }
+
+export async function renderReport(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<RenderedFile> {
+  return { body: await renderBytes(format, report, options), ...fileKind(format) };
+}
+
+/** The renderers on the calling thread, behind the same interface as the pool. */
+export const inlineReportFiles: ReportFiles = { render: renderReport };
