@@ -54,6 +54,8 @@ export interface Config {
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
   /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
   forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number };
+  /** Retention (docs/operations.md#retention): global limit in days (0: tariffs only), pass interval (0: off), rows per step. */
+  retention: { days: number; intervalMinutes: number; stepRows: number; pauseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +135,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       backoffMaxMs: int(env, 'FSM_FORWARD_BACKOFF_MAX_MS', 60_000, 10, 3_600_000),
       timeoutMs: int(env, 'FSM_FORWARD_TIMEOUT_MS', 30_000, 100, 3_600_000),
       pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
+    },
+    retention: {
+      days: int(env, 'FSM_RETENTION_DAYS', 0, 0, 36500),
+      intervalMinutes: int(env, 'FSM_RETENTION_INTERVAL_MINUTES', 60, 0, 10080),
+      stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 2000, 10, 1_000_000),
+      pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 5, 0, 10_000),
     },
   };
   return deepFreeze(cfg);

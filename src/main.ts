@@ -19,7 +19,9 @@ import { openStore } from './store/index.ts';
 import { BlobStore } from './files/blobs.ts';
 import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
+import { RetentionService } from './retention/retention.ts';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
 export function openFileLimit(): number | undefined {
@@ -36,6 +38,7 @@ export interface Running {
   gateway: Gateway;
   telemetry: TelemetryScheduler;
   forwarding: ForwardingService;
+  retention: RetentionService;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Expired uploads, unused avatars and unreferenced blobs go (docs/files.md).
   const fileSweeper = new FileSweeper({ store, blobs: new BlobStore(config.dataDir), now: Date.now }, config.files.sweepSeconds, (msg, data) => api.log.error(data ?? {}, msg));
   fileSweeper.start();
+  // Data older than each tracker's storage period goes, in small steps (docs/operations.md#retention).
+  const retention = new RetentionService({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, (level, msg, data) => api.log[level](data ?? {}, msg));
+  retention.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -93,6 +99,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     gateway,
     telemetry,
     forwarding,
+    retention,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).
@@ -104,6 +111,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       judge.stop();
       await apiClosed;
       await fileSweeper.stop();
+      await retention.stop();
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       store.close();
