@@ -139,8 +139,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     retention: {
       days: int(env, 'FSM_RETENTION_DAYS', 0, 0, 36500),
       intervalMinutes: int(env, 'FSM_RETENTION_INTERVAL_MINUTES', 60, 0, 10080),
-      stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 2000, 10, 1_000_000),
-      pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 5, 0, 10_000),
+      stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 1000, 10, 1_000_000),
+      pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 10, 0, 10_000),
     },
   };
   return deepFreeze(cfg);

@@ -28,7 +28,7 @@ export async function retentionCommand(
   };
   const p = await runRetention({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, progress);
   if (tty && !json) process.stderr.write('\n');
-  const freed = await giveSpaceBack(store);
+  const freed = await giveSpaceBack(store, 128, config.retention.pauseMs);
   const space = store.retention.space();
   const d = p.deleted;
   const secs = ((Date.now() - started) / 1000).toFixed(1);

@@ -59,7 +59,9 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
   const { store } = deps;
   const sources = store.retention.sources();
   const progress: RetentionProgress = { done: 0, total: sources.length, deleted: emptyDeleted(), trimmed: 0 };
-  const rest = () => new Promise<void>((r) => (opts.pauseMs > 0 ? setTimeout(r, opts.pauseMs) : setImmediate(r)));
+  // After a step, the write lock stays free at least as long as the step held it (and `pauseMs`):
+  // the gateway's writer thread, waiting on it, gets it between two steps.
+  const rest = (heldMs: number) => new Promise<void>((r) => setTimeout(r, Math.max(opts.pauseMs, heldMs)));
   for (const src of sources) {
     if (stop()) break;
     const days = keepDays(src.storage_days, opts.days);
@@ -71,10 +73,11 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
         for (const table of RETENTION_TABLES) {
           for (;;) {
             if (stop()) break;
+            const t0 = performance.now();
             const n = store.retention.step(src.source_id, table, keep, opts.stepRows);
             progress.deleted[table] += n;
             any ||= n > 0;
-            if (n) await rest();
+            if (n) await rest(performance.now() - t0);
             if (n < opts.stepRows) break;
           }
         }
@@ -86,20 +89,21 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
     }
     progress.done++;
     onProgress?.(progress);
-    await rest();
+    await new Promise((r) => setImmediate(r));
   }
   return progress;
 }
 
 /** Gives free pages back to the file system in small steps (databases with INCREMENTAL auto-vacuum). */
-export async function giveSpaceBack(store: Store, pagesPerStep = 1024, stop: () => boolean = () => false): Promise<number> {
+export async function giveSpaceBack(store: Store, pagesPerStep = 128, pauseMs = 10, stop: () => boolean = () => false): Promise<number> {
   let freed = 0;
   for (;;) {
     if (stop()) return freed;
+    const t0 = performance.now();
     const n = store.retention.vacuumStep(pagesPerStep);
     freed += n;
     if (n < pagesPerStep) return freed;
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, Math.max(pauseMs, performance.now() - t0)));
   }
 }
 
@@ -163,7 +167,7 @@ export class RetentionService {
     this.running ??= (async () => {
       const stop = () => this.stopped;
       const p = await runRetention(this.deps, this.opts, undefined, stop);
-      const freed = await giveSpaceBack(this.deps.store, 1024, stop);
+      const freed = await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop);
       if (rowsOf(p.deleted) || p.deleted.media) this.log('info', 'retention pass', { trackers: p.done, trimmed: p.trimmed, ...p.deleted, freedPages: freed });
       return p;
     })()
