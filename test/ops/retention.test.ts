@@ -3,6 +3,8 @@
  * retention` against a running server prints its progress and what it deleted; a pass while
  * trackers stream over real TCP loses nothing acknowledged.
  */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pack } from '../../src/gateway/packing.ts';
 import { FixStore } from '../../src/store/fixes.ts';
@@ -60,16 +62,27 @@ afterAll(() => s?.close());
 describe('npm run fsm -- retention', () => {
   beforeAll(() => seed(deviceIds.slice(0, 2)), 180_000);
 
-  it('prints progress on the terminal and what it deleted, while the server runs', () => {
+  it('prints progress on the terminal and what it deleted (media files too, space given back), while the server runs', () => {
     const old = oldFixes();
     expect(old).toBeGreaterThan(1000);
     const before = count('SELECT count(*) FROM fixes');
+    // Media files the gateway stored for the first device, named by when they arrived.
+    const media = join(s.dataDir, 'media', deviceIds[0]);
+    mkdirSync(media, { recursive: true });
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+    const oldFile = join(media, `${stamp(T0 + DAY_MS)}-0a1b2c3d.jpg`);
+    const newFile = join(media, `${stamp(NOW - 2 * DAY_MS)}-4e5f6a7b.jpg`);
+    writeFileSync(oldFile, 'old photo');
+    writeFileSync(newFile, 'new photo');
     const r = fsm(s.dataDir, 'retention');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^retention: 0\/2 trackers|retention: 1\/2 trackers, [\d,]+ rows deleted \([\d,]+ fixes\)\n/m);
     expect(r.stderr).toMatch(new RegExp(`retention: 2/2 trackers, [\\d,]+ rows deleted \\(${old.toLocaleString('en')} fixes\\)\\n$`));
-    expect(r.stdout).toMatch(new RegExp(`^retention done in [\\d.]+ s: 2 trackers, 2 trimmed; deleted ${old.toLocaleString('en')} fixes, [\\d,]+ track point chunks, [\\d,]+ trips and parkings, [\\d,]+ stays, [\\d,]+ checkpoints, 0 forwarding log entries, 0 media files; [\\d.]+ MiB given back to the file system\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^retention done in [\\d.]+ s: 2 trackers, 2 trimmed; deleted ${old.toLocaleString('en')} fixes, [\\d,]+ track point chunks, [\\d,]+ trips and parkings, [\\d,]+ stays, [\\d,]+ checkpoints, 0 forwarding log entries, 1 media files; ([\\d.]+) MiB given back to the file system\\n$`));
     expect(count('SELECT count(*) FROM fixes')).toBe(before - old);
+    expect([existsSync(oldFile), existsSync(newFile)]).toEqual([false, true]);
+    // a new database gives the freed pages back (auto_vacuum INCREMENTAL)
+    expect(Number(/([\d.]+) MiB given back/.exec(r.stdout)![1])).toBeGreaterThan(0);
   });
 
   it('--json: the counts; a second run finds nothing more', () => {
