@@ -18,6 +18,7 @@ import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateCommand } from './simulator/c
 import { SimulationOptionError } from './simulator/run.ts';
 import { openStore, type Store } from './store/index.ts';
 import { TARIFF_FIELDS, type TariffChanges, type TariffField } from './store/tariffs.ts';
+import { retentionCommand } from './retention/command.ts';
 import type { UserRow } from './store/users.ts';
 
 class UsageError extends Error {}
@@ -51,6 +52,11 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       const bytes = statSync(file).size;
       ctx.out(`backup written to ${file} (${(bytes / 1048576).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s); restore: docs/operations.md`, { file, bytes });
     },
+  },
+  retention: {
+    usage: 'retention   (delete data older than each tracker\'s storage period now; the server may keep running)',
+    options: {},
+    run: (ctx) => retentionCommand(ctx.store, loadConfig(), ctx.out, ctx.json),
   },
   'user create': {
     usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--measurement-system metric|imperial|us] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',

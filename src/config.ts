@@ -58,6 +58,8 @@ export interface Config {
   metrics: { enabled: boolean; token: string | null };
   /** Tracker reports (docs/reports.md): reports generated at once, queued or running per user, tries before failing. */
   reports: { threads: number; perUser: number; attempts: number };
+  /** Retention (docs/operations.md#retention): global limit in days (0: tariffs only), pass interval (0: off), rows per step. */
+  retention: { days: number; intervalMinutes: number; stepRows: number; pauseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +142,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     metrics: { enabled: onOff(env, 'FSM_METRICS', true), token: env.FSM_METRICS_TOKEN?.trim() || null },
     reports: { threads: int(env, 'FSM_REPORT_THREADS', 2, 1, 64), perUser: int(env, 'FSM_REPORTS_PER_USER', 15, 1, 10_000), attempts: int(env, 'FSM_REPORT_ATTEMPTS', 3, 1, 100) },
+    retention: {
+      days: int(env, 'FSM_RETENTION_DAYS', 0, 0, 36500),
+      intervalMinutes: int(env, 'FSM_RETENTION_INTERVAL_MINUTES', 60, 0, 10080),
+      stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 1000, 10, 1_000_000),
+      pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 10, 0, 10_000),
+    },
   };
   return deepFreeze(cfg);
 }

@@ -23,7 +23,9 @@ import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
 import { ReportQueue } from './reports/queue.ts';
+import { RetentionService } from './retention/retention.ts';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
 export function openFileLimit(): number | undefined {
@@ -43,6 +45,7 @@ export interface Running {
   telemetry: TelemetryScheduler;
   forwarding: ForwardingService;
   reports: ReportQueue;
+  retention: RetentionService;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Task schedules create their tasks ahead of time (docs/schedules.md).
   const taskSchedules = new TaskScheduleRunner(services, (msg, error) => api.log.error({ err: error }, msg));
   taskSchedules.start();
+  // Data older than each tracker's storage period goes, in small steps (docs/operations.md#retention).
+  const retention = new RetentionService({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, (level, msg, data) => api.log[level](data ?? {}, msg));
+  retention.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -116,6 +122,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     telemetry,
     forwarding,
     reports,
+    retention,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).
@@ -130,6 +137,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await fileSweeper.stop();
       await taskSchedules.stop();
       await reports.close(Math.max(1000, until - Date.now()));
+      await retention.stop();
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       await reportFiles.close();

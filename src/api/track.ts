@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
 import { hiddenTrip } from '../tracks/filter.ts';
+import { keepDays } from '../retention/retention.ts';
 import { extentDiagonalM } from '../core/geo.ts';
 import { concatColumns, isLbs, type PointColumns } from '../core/point.ts';
 import { trackKml, type KmlTrack } from '../tracks/kml.ts';
@@ -70,7 +71,9 @@ function checkedPeriod(ask: Ask, tracker: TrackerRow, from: number, to: number, 
   const maxDays = tariffs.get(ask.owner.tariff_id)?.max_time_span_days ?? 31;
   // max_time_span as report/tracker/generate answers it: an ISO 8601 duration (whole days here).
   if (checkSpan && to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
-  const storageStart = ask.services.now() - (tariffs.get(tracker.tariff_id)?.track_storage_days ?? 365) * DAY;
+  // The period retention keeps (0 in the tariff: no limit; FSM_RETENTION_DAYS when shorter).
+  const keep = keepDays(tariffs.get(tracker.tariff_id)?.track_storage_days ?? 365, ask.services.config.retention.days);
+  const storageStart = keep === undefined ? -Infinity : ask.services.now() - keep * DAY;
   if (from >= storageStart) return { from, to, limitExceeded: false, empty: false };
   return { from: storageStart, to, limitExceeded: true, empty: to < storageStart };
 }

@@ -14,6 +14,10 @@ const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations'
 export function openDatabase(file: string): DB {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // A new database gives the pages retention and compaction free back in small steps
+  // (`PRAGMA incremental_vacuum`); on an existing one this changes nothing without a VACUUM
+  // (docs/operations.md#space).
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   // NORMAL is durable against process crashes in WAL mode (a kill -9 loses nothing committed);
   // the gateway asks for FULL on its own commits where it acknowledges fixes.

@@ -32,6 +32,7 @@ import { RetranslatorStore } from './retranslators.ts';
 import { MapLayerStore } from './map-layers.ts';
 import { OpsStore } from './ops.ts';
 import { ReportDataStore, ReportStore } from './reports.ts';
+import { RetentionStore } from './retention.ts';
 
 export interface Store {
   users: UserStore;
@@ -68,6 +69,8 @@ export interface Store {
   /** Tracker reports and what their plugins read (docs/reports.md). */
   reports: ReportStore;
   reportData: ReportDataStore;
+  /** Retention's deletes in small steps (docs/operations.md#retention). */
+  retention: RetentionStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -152,6 +155,7 @@ export function openStore(file: string): Store {
     ops: new OpsStore(db),
     reports: new ReportStore(db),
     reportData: new ReportDataStore(db),
+    retention: new RetentionStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

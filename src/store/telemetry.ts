@@ -147,7 +147,11 @@ export class TelemetryStore {
     this.pendingStmt = db.prepare<[number, number], Pending>('SELECT * FROM telemetry_pending WHERE source_id > ? ORDER BY source_id LIMIT ?');
     this.pendingOne = db.prepare<[number], Pending>('SELECT * FROM telemetry_pending WHERE source_id = ?');
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
-    this.checkpointBefore = db.prepare<[number, number], { time: number; state: string }>('SELECT time, state FROM telemetry_checkpoints WHERE source_id = ? AND time <= ? ORDER BY time DESC LIMIT 1');
+    // Not before where retention kept the device's history from (migration 026): older late data
+    // restarts from the checkpoint kept there (its own fixes are gone or about to go).
+    this.checkpointBefore = db.prepare<[{ source: number; time: number }], { time: number; state: string }>(
+      'SELECT time, state FROM telemetry_checkpoints WHERE source_id = @source AND time <= max(@time, coalesce((SELECT kept_from FROM retention_marks WHERE source_id = @source), @time)) ORDER BY time DESC LIMIT 1',
+    );
     // Each a range of an index (an OR of them would scan the device's whole history).
     this.deleteOpenTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND open = 1');
     this.deleteTracks = db.prepare('DELETE FROM tracks WHERE source_id = ? AND start_time >= ? AND gsm_lbs = ?');
@@ -258,9 +262,9 @@ export class TelemetryStore {
     return this.pendingOne.get(sourceId);
   }
 
-  /** The state to restart from for data at `time`: the checkpoint at or before it (undefined: from the beginning). */
+  /** The state to restart from for data at `time`: the checkpoint at or before it, or where retention kept history from (undefined: from the beginning). */
   checkpoint(sourceId: number, time: number): { time: number; state: string } | undefined {
-    return this.checkpointBefore.get(sourceId, time);
+    return this.checkpointBefore.get({ source: sourceId, time });
   }
 
   /**

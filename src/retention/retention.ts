@@ -1,0 +1,188 @@
+/**
+ * Retention (issue 15, docs/operations.md#retention): each tracker's history is kept for its
+ * tariff's track storage period, or the operator's FSM_RETENTION_DAYS when that is shorter. A pass
+ * walks the devices one by one and deletes, per device, what lies before its horizon in small write
+ * transactions (`stepRows` rows each), yielding to the event loop and the gateway's writer between
+ * two steps, so ingest and the API go on while it runs. Media files the device sent go too.
+ */
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Store } from '../store/index.ts';
+import { RETENTION_TABLES, type RetentionTable } from '../store/retention.ts';
+
+export const DAY_MS = 86_400_000;
+
+export interface RetentionOptions {
+  /** FSM_RETENTION_DAYS: the longest any tracker's data is kept (0: only the tariffs decide). */
+  days: number;
+  /** Rows deleted per write transaction. */
+  stepRows: number;
+  /** Rest between two steps, ms (0: just yield to the event loop). */
+  pauseMs: number;
+}
+
+export interface RetentionDeps {
+  store: Store;
+  now: () => number;
+  /** The gateway's media folder (<data>/media): files devices sent before the horizon go too. */
+  mediaDir?: string;
+}
+
+export type Deleted = Record<RetentionTable | 'media', number>;
+
+export interface RetentionProgress {
+  /** Devices (trackers' sources) looked at so far, and in all. */
+  done: number;
+  total: number;
+  /** Rows (and media files) deleted so far, per table. */
+  deleted: Deleted;
+  /** Devices whose history was trimmed in this pass. */
+  trimmed: number;
+}
+
+/**
+ * How long a tracker's data is kept, in days: the shorter of its tariff's period and the global
+ * setting, where 0 means "no limit" for either; undefined when neither limits it.
+ */
+export function keepDays(tariffDays: number, globalDays: number): number | undefined {
+  const limits = [tariffDays, globalDays].filter((d) => d > 0);
+  return limits.length ? Math.min(...limits) : undefined;
+}
+
+const emptyDeleted = (): Deleted => ({ tracks: 0, visits: 0, track_points: 0, checkpoints: 0, forward_log: 0, fixes: 0, media: 0 });
+
+/** Total rows in a Deleted. */
+export const rowsOf = (d: Deleted): number => RETENTION_TABLES.reduce((s, t) => s + d[t], 0);
+
+/** One pass over every device. `stop()` true ends it after the current step (shutdown). */
+export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, onProgress?: (p: RetentionProgress) => void, stop: () => boolean = () => false): Promise<RetentionProgress> {
+  const { store } = deps;
+  const sources = store.retention.sources();
+  const progress: RetentionProgress = { done: 0, total: sources.length, deleted: emptyDeleted(), trimmed: 0 };
+  // After a step, the write lock stays free at least as long as the step held it (and `pauseMs`):
+  // the gateway's writer thread, waiting on it, gets it between two steps.
+  const rest = (heldMs: number) => new Promise<void>((r) => setTimeout(r, Math.max(opts.pauseMs, heldMs)));
+  for (const src of sources) {
+    if (stop()) break;
+    const days = keepDays(src.storage_days, opts.days);
+    const now = deps.now();
+    const keep = days === undefined ? undefined : store.retention.begin(src.source_id, now - days * DAY_MS, now);
+    if (keep !== undefined) {
+      let any = false;
+      try {
+        for (const table of RETENTION_TABLES) {
+          for (;;) {
+            if (stop()) break;
+            const t0 = performance.now();
+            const n = store.retention.step(src.source_id, table, keep, opts.stepRows);
+            progress.deleted[table] += n;
+            any ||= n > 0;
+            if (n) await rest(performance.now() - t0);
+            if (n < opts.stepRows) break;
+          }
+        }
+      } finally {
+        store.retention.end(src.source_id);
+      }
+      if (deps.mediaDir && !stop()) progress.deleted.media += await removeMedia(deps.mediaDir, src.device_id, keep - DAY_MS);
+      if (any) progress.trimmed++;
+    }
+    progress.done++;
+    onProgress?.(progress);
+    await new Promise((r) => setImmediate(r));
+  }
+  return progress;
+}
+
+/** Gives free pages back to the file system in small steps (databases with INCREMENTAL auto-vacuum). */
+export async function giveSpaceBack(store: Store, pagesPerStep = 128, pauseMs = 10, stop: () => boolean = () => false): Promise<number> {
+  let freed = 0;
+  for (;;) {
+    if (stop()) return freed;
+    const t0 = performance.now();
+    const n = store.retention.vacuumStep(pagesPerStep);
+    freed += n;
+    if (n < pagesPerStep) return freed;
+    await new Promise((r) => setTimeout(r, Math.max(pauseMs, performance.now() - t0)));
+  }
+}
+
+/** The gateway's folder name for a device (src/gateway/media.ts names it so). */
+const mediaFolder = (deviceId: string) => deviceId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'unknown';
+/** The receive time in a media file's name: `<yyyyMMddTHHmmss>-<hex>.<ext>`. */
+const STAMP = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-/;
+
+/**
+ * Media files of the device received before `before` (a day before the kept history begins: a file
+ * is named by when it arrived, its record by the device's clock). Answers how many were deleted.
+ */
+async function removeMedia(mediaDir: string, deviceId: string, before: number): Promise<number> {
+  const dir = join(mediaDir, mediaFolder(deviceId));
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0; // no media from this device
+  }
+  let n = 0;
+  for (const name of names) {
+    const m = STAMP.exec(name);
+    if (!m || Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) >= before) continue;
+    try {
+      await unlink(join(dir, name));
+      n++;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return n;
+}
+
+/** Runs a pass every `intervalMinutes` (one at a time), from start(); errors go to `log`. */
+export class RetentionService {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<RetentionProgress | undefined> | undefined;
+  private stopped = false;
+
+  constructor(
+    private deps: RetentionDeps,
+    private opts: RetentionOptions & { intervalMinutes: number },
+    private log: (level: 'info' | 'error', msg: string, data?: Record<string, unknown>) => void,
+  ) {}
+
+  /** The first pass a minute after start (not in the rush of devices reconnecting), then every interval. */
+  start(firstDelayMs = 60_000): void {
+    if (!this.opts.intervalMinutes) return;
+    const tick = (delay: number) => {
+      this.timer = setTimeout(() => {
+        void this.runOnce().finally(() => !this.stopped && tick(this.opts.intervalMinutes * 60_000));
+      }, delay);
+      this.timer.unref();
+    };
+    tick(firstDelayMs);
+  }
+
+  /** One pass now (or the one already running), then free pages given back. */
+  runOnce(): Promise<RetentionProgress | undefined> {
+    this.running ??= (async () => {
+      const stop = () => this.stopped;
+      const p = await runRetention(this.deps, this.opts, undefined, stop);
+      const freed = await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop);
+      if (rowsOf(p.deleted) || p.deleted.media) this.log('info', 'retention pass', { trackers: p.done, trimmed: p.trimmed, ...p.deleted, freedPages: freed });
+      return p;
+    })()
+      .catch((e) => {
+        this.log('error', 'retention pass failed', { error: String((e as Error)?.message ?? e) });
+        return undefined;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Ends a running pass after its current step. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
