@@ -29,6 +29,7 @@ import { FileStore } from './files.ts';
 import { CheckinStore } from './checkins.ts';
 import { RetranslatorStore } from './retranslators.ts';
 import { MapLayerStore } from './map-layers.ts';
+import { EventStore } from './events.ts';
 
 export interface Store {
   users: UserStore;
@@ -59,6 +60,8 @@ export interface Store {
   checkins: CheckinStore;
   retranslators: RetranslatorStore;
   mapLayers: MapLayerStore;
+  /** The event log (docs/events.md). */
+  events: EventStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -140,6 +143,7 @@ export function openStore(file: string): Store {
     checkins: new CheckinStore(db),
     retranslators: new RetranslatorStore(db),
     mapLayers: new MapLayerStore(db),
+    events: new EventStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),
