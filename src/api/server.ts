@@ -36,9 +36,10 @@ import { avatarCalls } from './avatar.ts';
 import { checkinCalls } from './checkin.ts';
 import { retranslatorCalls } from './retranslator.ts';
 import { mapLayerCalls } from './map-layer.ts';
+import { historyCalls } from './history.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...historyCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
