@@ -49,15 +49,72 @@ const LIST_SQL = `SELECT e.id, t.id AS tracker_id, e.type, e.time, e.lat, e.lng,
     AND (@afterTime IS NULL OR e.time > @afterTime OR (e.time = @afterTime AND e.id > @afterId))
   ORDER BY e.time, e.id, t.id LIMIT @limit`;
 
+/** What the connection watcher recorded in one check. */
+export interface ConnectionChanges {
+  lost: number[];
+  restored: number[];
+}
+
 export class EventStore {
   private listStmt;
   private insertStmt;
   private sourceStmt;
+  private silentStmt;
+  private backStmt;
+  private firstAfterStmt;
+  private markLost;
+  private unmarkLost;
+  private insertDevice;
 
   constructor(db: DB) {
     this.listStmt = db.prepare<Record<string, unknown>, Omit<EventRow, 'extra'> & { extra: string | null }>(LIST_SQL);
     this.insertStmt = db.prepare('INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)');
     this.sourceStmt = db.prepare<[number], number>('SELECT source_id FROM trackers WHERE id = ?').pluck();
+    // Devices with a live tracker, silent since before the cutoff, not yet recorded as lost.
+    this.silentStmt = db.prepare<[number], { id: number; last_seen: number; lat: number | null; lng: number | null }>(
+      `SELECT s.id, s.last_seen, d.lat, d.lng FROM sources s LEFT JOIN device_state d ON d.source_id = s.id
+        WHERE s.last_seen < ? AND NOT EXISTS (SELECT 1 FROM connection_lost c WHERE c.source_id = s.id)
+          AND EXISTS (SELECT 1 FROM trackers t WHERE t.source_id = s.id AND t.deleted = 0)`,
+    );
+    // Lost devices that sent something since.
+    this.backStmt = db.prepare<[], { id: number; since: number; lat: number | null; lng: number | null }>(
+      `SELECT c.source_id AS id, c.since, d.lat, d.lng FROM connection_lost c JOIN sources s ON s.id = c.source_id
+        LEFT JOIN device_state d ON d.source_id = c.source_id WHERE s.last_seen > c.since`,
+    );
+    // Everything with a time after the loss was received after it: the first receipt among those.
+    this.firstAfterStmt = db.prepare<[number, number], number | null>('SELECT min(received) FROM fixes WHERE source_id = ? AND time > ?').pluck();
+    this.markLost = db.prepare('INSERT INTO connection_lost (source_id, since) VALUES (?, ?)');
+    this.unmarkLost = db.prepare('DELETE FROM connection_lost WHERE source_id = ?');
+    this.insertDevice = db.prepare('INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, NULL, ?, ?, NULL, ?, ?, ?)');
+    this.tx = db.transaction((now: number, lostAfterMs: number) => this.checkNow(now, lostAfterMs));
+  }
+  private tx;
+
+  /**
+   * The connection watcher's check (docs/events.md "Connection"), in one transaction: devices
+   * silent for `lostAfterMs` get connection_lost (dated when the silence reached that length, with
+   * the last receipt as `since`); lost devices that sent data since get connection_restored (dated
+   * at the first receipt after the loss).
+   */
+  checkConnections(now: number, lostAfterMs: number): ConnectionChanges {
+    return this.tx(now, lostAfterMs);
+  }
+
+  private checkNow(now: number, lostAfterMs: number): ConnectionChanges {
+    const out: ConnectionChanges = { lost: [], restored: [] };
+    for (const b of this.backStmt.all()) {
+      const first = this.firstAfterStmt.get(b.id, b.since) ?? now;
+      const at = Math.max(first, b.since + lostAfterMs);
+      this.insertDevice.run(b.id, 'connection_restored', at, b.lat, b.lng, JSON.stringify({ since: b.since, lost_duration: Math.round((at - b.since) / 1000) }));
+      this.unmarkLost.run(b.id);
+      out.restored.push(b.id);
+    }
+    for (const d of this.silentStmt.all(now - lostAfterMs)) {
+      this.markLost.run(d.id, d.last_seen);
+      this.insertDevice.run(d.id, 'connection_lost', d.last_seen + lostAfterMs, d.lat, d.lng, JSON.stringify({ since: d.last_seen }));
+      out.lost.push(d.id);
+    }
+    return out;
   }
 
   /**

@@ -25,6 +25,10 @@ export interface JudgedTask {
   has_form: number;
   /** The form's FIRST submission (ms UTC), null until submitted. */
   form_submitted: number | null;
+  /** For the event log's task_status_changed (docs/events.md). */
+  label?: string;
+  lat?: number | null;
+  lng?: number | null;
 }
 
 export interface Pending {
@@ -62,7 +66,7 @@ export interface WindowResult {
   events?: TrackerEvent[];
 }
 
-const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id,
+const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id, label, lat, lng,
   EXISTS (SELECT 1 FROM forms fm WHERE fm.task_id = tasks.id) AS has_form, (SELECT fm.first_submitted FROM forms fm WHERE fm.task_id = tasks.id) AS form_submitted`;
 
 // Only columns (migration 011): the attributes processing needs are kept beside the JSON.
@@ -108,6 +112,7 @@ export class TelemetryStore {
   private deleteEvents;
   private insertEvent;
   private alarmsStmt;
+  private insertTaskEvent;
 
   /** Set around a `pointColumns` query (synchronous): the aggregate's capacity and its result. */
   private capacity = 0;
@@ -194,6 +199,7 @@ export class TelemetryStore {
     // The events derived from fixes (migration 024): decided from the window's start on are replaced.
     this.deleteEvents = db.prepare('DELETE FROM events WHERE source_id = ? AND decided >= ?');
     this.insertEvent = db.prepare('INSERT INTO events (source_id, type, time, decided, lat, lng, extra) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insertTaskEvent = db.prepare("INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, ?, 'task_status_changed', ?, NULL, ?, ?, ?)");
     this.alarmsStmt = db.prepare<[number, number, number], { time: number; alarm: string }>(
       `SELECT time, json_extract(attrs, '$.alarm') AS alarm FROM fixes WHERE source_id = ? AND time >= ? AND time <= ? AND lat IS NOT NULL AND flags & 32 AND json_valid(attrs)`,
     );
@@ -250,6 +256,17 @@ export class TelemetryStore {
   /** Closes the connection (a worker's own store). */
   close(): void {
     this.db.close();
+  }
+  /** Run `fn` in one write transaction (a savepoint inside another). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+  /** The event log's task_status_changed (docs/events.md), for the task's tracker: call it in the transaction of the outcome. */
+  recordTaskStatus(t: JudgedTask, previous: TaskStatus, status: TaskStatus, at: number): void {
+    const source = this.trackerSourceStmt.get(t.tracker_id) as number | undefined;
+    if (source === undefined) return;
+    const extra = JSON.stringify({ task_id: t.id, task_label: t.label ?? '', old_status: previous, new_status: status });
+    this.insertTaskEvent.run(source, t.tracker_id, at, t.lat ?? null, t.lng ?? null, extra);
   }
   /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
   setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
