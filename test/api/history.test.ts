@@ -79,6 +79,17 @@ describe('history/tracker/list', () => {
     expect(one.body.list.map((e: { id: number }) => e.id)).toEqual([ids.sos, ids.lost]);
   });
 
+  it('the store read API for reports: by types, in time order, paged by (time, id)', () => {
+    const q = { trackerIds: [t1, t2], from: T, to: T + 3600_000, limit: 2 };
+    const first = s.store.events.list(q);
+    expect(first.map((e) => e.id)).toEqual([ids.enter, ids.sos]);
+    const last = first[first.length - 1];
+    expect(s.store.events.list({ ...q, after: { time: last.time, id: last.id } }).map((e) => e.id)).toEqual([ids.speedEnd, ids.lost]);
+    expect(s.store.events.list({ ...q, types: ['speeding_end'] })).toEqual([
+      { id: ids.speedEnd, tracker_id: t1, type: 'speeding_end', time: T + 120_000, lat: P.lat, lng: P.lng, extra: { start: T + 60_000, max_speed: 101.5, duration: 60, speed_limit: 90 } },
+    ]);
+  });
+
   it("a clone lists its device's events as its own, not the other tracker's own events", async () => {
     const clone = s.store.trackers.clone(s.store.trackers.getAny(t2)!, bob.id, 'clone');
     const r = await call(bob.hash, { trackers: [clone], from: '2026-11-20 06:00:00', to: '2026-11-20 07:00:00' });

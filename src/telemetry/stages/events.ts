@@ -94,7 +94,7 @@ export function eventStep(s: EventState, w: EventInput, st: TrackerSettings, out
       out.push({ type, time: at, decided: at, lat, lng, extra: type === 'alarm_general' && v !== Alarm.general ? { alarm: v } : {} });
     }
   }
-  if (st.speedLimitKmh !== null || n.speeding) n = speedingStep(n, w, st, at, out);
+  if (st.speedLimitKmh != null || n.speeding) n = speedingStep(n, w, st, at, out);
   if (w.closed.length || n.parking !== null || w.gnss.mode === 'parking') n = parkingStep(n, w, at, out);
   return n;
 }
@@ -114,7 +114,7 @@ function speedingStep(s: EventState, w: EventInput, st: TrackerSettings, decided
       out.push(speedingEnd(sp, sp.last, sp.lastLat, sp.lastLng, decided, limit));
       sp = null;
     }
-    if (limit !== null && speed > limit) {
+    if (limit != null && speed > limit) {
       if (!sp) {
         sp = { start: q.time, lat: q.lat, lng: q.lng, max: speed, last: q.time, lastLat: q.lat, lastLng: q.lng };
         out.push({ type: 'speeding_start', time: q.time, decided, lat: q.lat, lng: q.lng, extra: { speed: round1(speed), speed_limit: limit } });
