@@ -50,6 +50,8 @@ export interface Config {
   telemetryThreads: number;
   /** CPU priority (nice, 0..19) the telemetry worker threads lower themselves to. */
   telemetryNice: number;
+  /** The event log's connection watcher (docs/events.md): silence that counts as a lost connection, how often to check. */
+  connection: { lostSeconds: number; checkSeconds: number };
   /** Uploaded files (docs/files.md): per-user storage, time to upload, sweep period. */
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
   /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     geocoder: geocoderConfig(env),
     telemetryThreads: int(env, 'FSM_TELEMETRY_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     telemetryNice: int(env, 'FSM_TELEMETRY_NICE', 10, 0, 19),
+    connection: { lostSeconds: int(env, 'FSM_CONNECTION_LOST_SECONDS', 900, 10, 604_800), checkSeconds: int(env, 'FSM_CONNECTION_CHECK_SECONDS', 30, 1, 3600) },
     files: { quotaBytes: int(env, 'FSM_FILE_QUOTA_MB', 1024, 1, 10_000_000) * 1024 * 1024, uploadMinutes: int(env, 'FSM_FILE_UPLOAD_MINUTES', 60, 1, 10080), sweepSeconds: int(env, 'FSM_FILE_SWEEP_SECONDS', 300, 1, 86400), uploadIdleSeconds: int(env, 'FSM_FILE_UPLOAD_IDLE_SECONDS', 60, 1, 3600) },
     forwarding: {
       backoffMinMs: int(env, 'FSM_FORWARD_BACKOFF_MIN_MS', 1000, 10, 3_600_000),

@@ -106,7 +106,14 @@ const assign = defineCall({
     if (row.type === 'checkpoint') throw new DomainError(255, {}, `Invalid task state: ${row.id} is a checkpoint of route ${row.route_id}; assign the route`);
     requireEditable(row.type === 'route' ? [row, ...services.store.tasks.checkpoints(row.id)] : [row], `${row.type} ${row.id}`);
     if (params.tracker_id !== null) taskTracker(services, owner, params.tracker_id, 204);
-    services.store.tasks.assign(row, params.tracker_id, initialStatus(params.tracker_id), services.now());
+    const status = initialStatus(params.tracker_id);
+    const { store } = services;
+    store.transaction(() => {
+      store.tasks.assign(row, params.tracker_id, status, services.now());
+      // The event log (docs/events.md): for the tracker it is assigned to, or was assigned to.
+      const trackerId = params.tracker_id ?? row.tracker_id;
+      if (trackerId !== null && status !== row.status) store.events.record({ trackerId, type: 'task_status_changed', time: services.now(), lat: row.lat, lng: row.lng, extra: { task_id: row.id, task_label: row.label, old_status: row.status, new_status: status } });
+    });
   },
 });
 

@@ -137,6 +137,8 @@ const settingsSchema = z.object({
   future_tolerance_seconds: z.number().int().min(0).max(86_400),
   interval_mode_gap_seconds: z.number().int().min(60).max(86_400),
   cluster_radius_meters: z.number().int().min(10).max(10_000),
+  /** km/h; null: no limit (speeding events, docs/events.md). */
+  speed_limit: z.number().min(1).max(1000).nullable(),
 });
 type SettingsView = z.infer<typeof settingsSchema>;
 
@@ -149,6 +151,7 @@ function settingsView(s: TrackerSettings): SettingsView {
     future_tolerance_seconds: s.futureToleranceSeconds,
     interval_mode_gap_seconds: s.intervalModeGapSeconds,
     cluster_radius_meters: s.clusterRadiusMeters,
+    speed_limit: s.speedLimitKmh,
   };
 }
 
@@ -179,6 +182,7 @@ const settingsUpdate = defineCall({
       futureToleranceSeconds: v.future_tolerance_seconds,
       intervalModeGapSeconds: v.interval_mode_gap_seconds,
       clusterRadiusMeters: v.cluster_radius_meters,
+      speedLimitKmh: v.speed_limit,
     });
   },
 });

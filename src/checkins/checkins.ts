@@ -70,6 +70,8 @@ export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise
     (id) => {
       const bad = fileIds.filter((f) => !store.files.bindToCheckin(owner, f, id));
       if (bad.length) throw invalidParams([{ parameter: 'file_ids', error: `not uploaded files of the user free to bind: ${bad.join(', ')}` }]);
+      // The event log (docs/events.md), in the transaction of the check-in.
+      store.events.record({ trackerId: tracker.id, type: 'checkin_created', time: c.time ?? deps.now(), lat, lng, extra: { checkin_id: id, comment: c.comment ?? null } });
     },
   );
 }

@@ -27,6 +27,8 @@ export interface Point {
   fuelUsed?: number;
   /** The record carries an event/alarm (counted by track/list count_events). */
   event?: boolean;
+  /** The alarm's value in the attribute vocabulary (`sos`, `powerCut`, ...), when `event` and known. */
+  alarm?: string;
 }
 
 /** Per-tracker processing settings (tracker/settings/read|update; docs/telemetry.md). */
@@ -44,6 +46,8 @@ export interface TrackerSettings {
   intervalModeGapSeconds: number;
   /** Radius within which single reports form one cluster. */
   clusterRadiusMeters: number;
+  /** Speeding episodes are recorded above this speed, km/h; null: none (docs/events.md). */
+  speedLimitKmh: number | null;
 }
 
 export const DEFAULT_SETTINGS: Readonly<TrackerSettings> = Object.freeze({
@@ -54,6 +58,7 @@ export const DEFAULT_SETTINGS: Readonly<TrackerSettings> = Object.freeze({
   futureToleranceSeconds: 300,
   intervalModeGapSeconds: 900,
   clusterRadiusMeters: 300,
+  speedLimitKmh: null,
 });
 
 /** Why the filter dropped a point (kept for diagnostics; dropped points are never in tracks). */
@@ -90,6 +95,22 @@ export interface Counters {
   odometerKm: number;
   engineHours: number; // hours
   fuelConsumedL: number;
+}
+
+/**
+ * An event of a tracker's history (docs/events.md). `decided`: the time of the fix whose processing
+ * revealed it (events derived from fixes; a replayed window replaces those decided in it); null
+ * for events recorded by the domain code (check-ins, statuses, tasks, forms) and the connection
+ * watcher, which no reprocessing touches.
+ */
+export interface TrackerEvent {
+  type: string;
+  time: number; // ms UTC
+  decided: number | null;
+  lat: number | null;
+  lng: number | null;
+  /** Type-specific members (docs/events.md), JSON. */
+  extra: Record<string, unknown>;
 }
 
 /** Kinds of geofences visits are tracked for. */

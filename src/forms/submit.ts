@@ -71,6 +71,9 @@ export async function submitForm(deps: FormDeps, input: SubmitInput): Promise<Su
       origin: input.origin,
     });
     store.fileFacts.markSubmitted(form.id, checked.files);
+    // The event log (docs/events.md): for the submitting tracker, else the form's or its task's.
+    const trackerId = input.trackerId ?? form.tracker_id ?? (form.task_id === null ? null : store.tasks.get(input.userId, form.task_id)?.tracker_id ?? null);
+    if (trackerId !== null) store.events.record({ trackerId, type: 'form_submitted', time, lat: input.location.lat, lng: input.location.lng, extra: { form_id: form.id, form_label: form.label, task_id: form.task_id } });
     const changes = form.task_id === null ? [] : judgeTaskAgain(deps, form.task_id);
     return { form: store.forms.get(input.userId, form.id)!, changes };
   });

@@ -102,6 +102,9 @@ export function changeStatus({ store, now }: StatusDeps, tracker: TrackerRow, ne
       changed: now(),
       origin,
     };
-    return { id: store.statuses.change(row), ...row };
+    const changeId = store.statuses.change(row);
+    // The event log (docs/events.md), in the transaction of the change.
+    store.events.record({ trackerId: tracker.id, type: 'work_status_changed', time: row.changed, lat: row.lat, lng: row.lng, extra: { old_status_id: row.old_status_id, old_status_label: old?.label ?? null, new_status_id: newStatusId, new_status_label: status.label, origin } });
+    return { id: changeId, ...row };
   });
 }

@@ -33,6 +33,7 @@ import { MapLayerStore } from './map-layers.ts';
 import { OpsStore } from './ops.ts';
 import { ReportDataStore, ReportStore } from './reports.ts';
 import { RetentionStore } from './retention.ts';
+import { EventStore } from './events.ts';
 
 export interface Store {
   users: UserStore;
@@ -71,6 +72,8 @@ export interface Store {
   reportData: ReportDataStore;
   /** Retention's deletes in small steps (docs/operations.md#retention). */
   retention: RetentionStore;
+  /** The event log (docs/events.md). */
+  events: EventStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -156,6 +159,7 @@ export function openStore(file: string): Store {
     reports: new ReportStore(db),
     reportData: new ReportDataStore(db),
     retention: new RetentionStore(db),
+    events: new EventStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

@@ -2,7 +2,7 @@
  * The telemetry core's SQL: what is pending, the points of a window, checkpoints, and the derived
  * data (tracks, visits, counters) written back in one transaction per processed window.
  */
-import { DEFAULT_SETTINGS, type Counters, type GeoKind, type Segment, type TrackerSettings, type Visit } from '../core/telemetry.ts';
+import { DEFAULT_SETTINGS, type Counters, type GeoKind, type Segment, type TrackerEvent, type TrackerSettings, type Visit } from '../core/telemetry.ts';
 import { emptyFullColumns, type FullPointColumns } from '../core/point.ts';
 import { openDatabase, type DB } from './db.ts';
 import { loadGeoRows, type GeoSnapshot } from './geo.ts';
@@ -25,6 +25,10 @@ export interface JudgedTask {
   has_form: number;
   /** The form's FIRST submission (ms UTC), null until submitted. */
   form_submitted: number | null;
+  /** For the event log's task_status_changed (docs/events.md). */
+  label?: string;
+  lat?: number | null;
+  lng?: number | null;
 }
 
 export interface Pending {
@@ -58,9 +62,11 @@ export interface WindowResult {
   now: number;
   /** The window's track points: they replace the packed points of [from, to]. */
   trackPoints?: { from: number; to: number; points: PackedPoints };
+  /** Events revealed by the window: they replace the device's events decided at or after `from` (docs/events.md). */
+  events?: TrackerEvent[];
 }
 
-const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id,
+const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_time, max_delay, min_stay_duration, tracker_id, label, lat, lng,
   EXISTS (SELECT 1 FROM forms fm WHERE fm.task_id = tasks.id) AS has_form, (SELECT fm.first_submitted FROM forms fm WHERE fm.task_id = tasks.id) AS form_submitted`;
 
 // Only columns (migration 011): the attributes processing needs are kept beside the JSON.
@@ -103,6 +109,10 @@ export class TelemetryStore {
   private oneTaskStmt;
   private outcomeStmt;
   private tailPut;
+  private deleteEvents;
+  private insertEvent;
+  private alarmsStmt;
+  private insertTaskEvent;
 
   /** Set around a `pointColumns` query (synchronous): the aggregate's capacity and its result. */
   private capacity = 0;
@@ -190,6 +200,18 @@ export class TelemetryStore {
     this.geoStmt = db.prepare("SELECT value FROM versions WHERE name = 'geo'").pluck();
     this.tailGet = db.prepare<[number], { time: number; state: string }>('SELECT time, state FROM telemetry_tail WHERE source_id = ?');
     this.tailPut = db.prepare('INSERT OR REPLACE INTO telemetry_tail (source_id, time, state) VALUES (?, ?, ?)');
+    // The events derived from fixes (migration 024): decided from the window's start on are replaced.
+    this.deleteEvents = db.prepare('DELETE FROM events WHERE source_id = ? AND decided >= ?');
+    this.insertEvent = db.prepare('INSERT INTO events (source_id, type, time, decided, lat, lng, extra) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insertTaskEvent = db.prepare("INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, ?, 'task_status_changed', ?, NULL, ?, ?, ?)");
+    this.alarmsStmt = db.prepare<[number, number, number], { time: number; alarm: string }>(
+      `SELECT time, json_extract(attrs, '$.alarm') AS alarm FROM fixes WHERE source_id = ? AND time >= ? AND time <= ? AND lat IS NOT NULL AND flags & 32 AND json_valid(attrs)`,
+    );
+  }
+
+  /** The alarm values (attribute `alarm`) of a device's located fixes flagged as alarms in [from, to], in time order. */
+  alarmsOf(sourceId: number, from: number, to: number): Array<{ time: number; alarm: string }> {
+    return this.alarmsStmt.all(sourceId, from, to).filter((r) => typeof r.alarm === 'string');
   }
 
   /**
@@ -238,6 +260,17 @@ export class TelemetryStore {
   /** Closes the connection (a worker's own store). */
   close(): void {
     this.db.close();
+  }
+  /** Run `fn` in one write transaction (a savepoint inside another). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+  /** The event log's task_status_changed (docs/events.md), for the task's tracker: call it in the transaction of the outcome. */
+  recordTaskStatus(t: JudgedTask, previous: TaskStatus, status: TaskStatus, at: number): void {
+    const source = this.trackerSourceStmt.get(t.tracker_id) as number | undefined;
+    if (source === undefined) return;
+    const extra = JSON.stringify({ task_id: t.id, task_label: t.label ?? '', old_status: previous, new_status: status });
+    this.insertTaskEvent.run(source, t.tracker_id, at, t.lat ?? null, t.lng ?? null, extra);
   }
   /** Record a judged outcome exactly (reprocessing may take a task back: fields can become null again). */
   setTaskOutcome(id: number, o: { status: TaskStatus; at: number; arrival_date: number | null; stay_duration: number; completion_date: number | null }): void {
@@ -309,6 +342,8 @@ export class TelemetryStore {
       this.deleteOpenVisits.run(w.sourceId);
       this.deleteVisits.run(w.sourceId, w.from);
       for (const v of w.visits) this.insertVisit.run(w.sourceId, v.kind, v.id, v.enter, v.exit);
+      this.deleteEvents.run(w.sourceId, w.from);
+      for (const e of w.events ?? []) this.insertEvent.run(w.sourceId, e.type, e.time, e.decided, e.lat, e.lng, isEmpty(e.extra) ? null : JSON.stringify(e.extra));
       if (w.trackPoints) this.trackPoints.replace(w.sourceId, w.trackPoints.from, w.trackPoints.to, w.trackPoints.points);
       this.countersPut.run(w.sourceId, w.counters.odometerKm, w.counters.engineHours, w.counters.fuelConsumedL, w.now);
       if (w.tail) this.tailPut.run(w.sourceId, w.tail.time, w.tail.state);
@@ -346,4 +381,9 @@ export class TelemetryStore {
         .run(sourceId);
     })();
   }
+}
+
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const _ in o) return false;
+  return true;
 }

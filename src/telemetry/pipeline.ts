@@ -1,6 +1,7 @@
 /**
  * The telemetry pipeline of one tracker (issue 5; docs/telemetry.md): an explicit ordered list of
- * small pure stages run over each point in time order — filter -> segmentation -> counters.
+ * small pure stages run over each point in time order — filter -> segmentation -> counters ->
+ * events (docs/events.md).
  * (state, points, settings, context) -> (state', outputs); the state is plain JSON and is never
  * changed in place, so the state before any point can be kept as a checkpoint for free.
  *
@@ -10,10 +11,11 @@
  * processing everything in order gives from there on; it re-emits the segments that were open at
  * the checkpoint, i.e. those starting at or after `replayFrom(cp.state, cp.time)` per stream.
  */
-import type { Counters, DropReason, Point, Segment, TrackerSettings } from './types.ts';
+import type { Counters, DropReason, Point, Segment, TrackerEvent, TrackerSettings } from './types.ts';
 import { EMPTY_FILTER, filterPoint, type FilterState } from './stages/filter.ts';
 import { EMPTY_STREAM, openSegment, segmentStep, tripKmSoFar, type StreamState } from './stages/segment.ts';
 import { EMPTY_COUNTERS, countStep, countersOf, type CounterState } from './stages/counters.ts';
+import { EMPTY_EVENTS, eventStep, type EventState } from './stages/events.ts';
 
 export interface PipelineState {
   v: 1;
@@ -22,6 +24,8 @@ export interface PipelineState {
   gnss: StreamState;
   lbs: StreamState;
   counters: CounterState;
+  /** The event stage's (absent in states stored before the event log: as empty). */
+  events?: EventState;
 }
 
 export interface PipelineContext {
@@ -49,10 +53,12 @@ export interface PipelineOutput {
   accepted: Point[];
   dropped: Array<{ point: Point; reason: DropReason }>;
   checkpoints: Checkpoint[];
+  /** Events revealed by this batch (docs/events.md), in the order their points came. */
+  events: TrackerEvent[];
 }
 
 export function initialState(): PipelineState {
-  return { v: 1, filter: EMPTY_FILTER, gnss: EMPTY_STREAM, lbs: EMPTY_STREAM, counters: EMPTY_COUNTERS };
+  return { v: 1, filter: EMPTY_FILTER, gnss: EMPTY_STREAM, lbs: EMPTY_STREAM, counters: EMPTY_COUNTERS, events: EMPTY_EVENTS };
 }
 
 /** What one point carries through the stages. */
@@ -67,14 +73,16 @@ interface Work {
   /** Segmentation -> counters: moving time of the GNSS legs into the accepted points, ms. */
   movingMs: number;
   began: boolean;
+  /** Segmentation -> events: where this point's closed segments begin in `out.closed`. */
+  closedFrom: number;
   out: PipelineOutput;
 }
 
 type Stage = (w: Work) => void;
 
 /** A new state from its parts (a literal, not a spread: this runs for every point). */
-function withParts(s: PipelineState, filter: FilterState, gnss: StreamState, lbs: StreamState, counters: CounterState): PipelineState {
-  return { v: s.v, filter, gnss, lbs, counters };
+function withParts(s: PipelineState, filter: FilterState, gnss: StreamState, lbs: StreamState, counters: CounterState, events = s.events): PipelineState {
+  return { v: s.v, filter, gnss, lbs, counters, events };
 }
 
 const filterStage: Stage = (w) => {
@@ -104,18 +112,29 @@ const counterStage: Stage = (w) => {
   w.state = withParts(w.state, filter, gnss, lbs, countStep(counters, w.point, input, w.settings));
 };
 
+const eventStage: Stage = (w) => {
+  const before = w.state.events ?? EMPTY_EVENTS;
+  const closed = w.closedFrom === w.out.closed.length ? NO_SEGMENTS : w.out.closed.slice(w.closedFrom);
+  const events = eventStep(before, { point: w.point, future: w.future, accepted: w.accepted, gnss: w.state.gnss, closed }, w.settings, w.out.events);
+  if (events !== before) {
+    const { filter, gnss, lbs, counters } = w.state;
+    w.state = withParts(w.state, filter, gnss, lbs, counters, events);
+  }
+};
+const NO_SEGMENTS: Segment[] = [];
+
 /** The pipeline, in order. */
-export const STAGES: readonly Stage[] = [filterStage, segmentStage, counterStage];
+export const STAGES: readonly Stage[] = [filterStage, segmentStage, counterStage, eventStage];
 
 /** Points in time order (the caller sorts) through the stages. */
 export function process(state: PipelineState | undefined, points: Point[], settings: TrackerSettings, ctx: PipelineContext): PipelineOutput {
-  const out: PipelineOutput = { state: state ?? initialState(), closed: [], open: null, openLbs: null, counters: countersOf(EMPTY_COUNTERS), accepted: [], dropped: [], checkpoints: [] };
+  const out: PipelineOutput = { state: state ?? initialState(), closed: [], open: null, openLbs: null, counters: countersOf(EMPTY_COUNTERS), accepted: [], dropped: [], checkpoints: [], events: [] };
   let s = out.state;
   let atTime = s; // the state before the first point of the current time: re-runs take all points of a time
   for (let i = 0; i < points.length; i++) {
     const point = points[i];
     if (i === 0 || point.time !== points[i - 1].time) atTime = s;
-    const w: Work = { state: s, point, settings, ctx, accepted: [], future: false, movingMs: 0, began: false, out };
+    const w: Work = { state: s, point, settings, ctx, accepted: [], future: false, movingMs: 0, began: false, closedFrom: out.closed.length, out };
     for (const stage of STAGES) stage(w);
     if (w.began && canRestart(atTime, point.time, out.checkpoints)) out.checkpoints.push({ time: point.time, state: atTime });
     s = w.state;

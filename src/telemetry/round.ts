@@ -12,8 +12,8 @@ import { DEFAULT_VISIT_SETTINGS, EMPTY_VISIT_STATE, visitMargin, visitStep, type
 import { process as runPipeline, replayFrom, type PipelineState } from './pipeline.ts';
 import { judgeAfterWindow, type TaskChange } from './task-judge.ts';
 import { openTelemetryStore, type TelemetryStore, type WindowResult as StoredWindow } from '../store/telemetry.ts';
-import type { Counters, Segment, TrackerSettings, Visit } from '../core/telemetry.ts';
-import { trackPointsOf, type FullPointColumns, type PointColumns } from '../core/point.ts';
+import type { Counters, Point, Segment, TrackerEvent, TrackerSettings, Visit } from '../core/telemetry.ts';
+import { FLAG, trackPointsOf, type FullPointColumns, type PointColumns } from '../core/point.ts';
 
 /** Simplify a long track line to `limit` points (track/read and track/download, off the event loop). */
 export interface SimplifyTask {
@@ -87,6 +87,8 @@ interface WindowOutput {
   processed: number;
   /** The window's track points (what track/read shows). */
   trackPoints: PointColumns;
+  /** The events the window's points revealed (docs/events.md): they replace those decided from its start on. */
+  events: TrackerEvent[];
 }
 
 interface State {
@@ -116,7 +118,12 @@ export function processRound(round: RoundTask): RoundResult {
   const store = telemetryStore(round.dbFile);
   const index = geoIndex(round.dbFile, round.geoVersion);
   // Up to `limit` points of each window from its start, all in one snapshot.
-  const columns = store.readSnapshot(() => round.windows.map((w) => store.pointColumns(w.sourceId, w.from, w.limit)));
+  // The alarm values (kept in the attributes' JSON) only of windows with a point flagged as alarm.
+  const { columns, alarms } = store.readSnapshot(() => {
+    const columns = round.windows.map((w) => store.pointColumns(w.sourceId, w.from, w.limit));
+    const alarms = columns.map((c, i) => (hasAlarm(c) ? store.alarmsOf(round.windows[i].sourceId, c.time[0], c.time[c.n - 1]) : undefined));
+    return { columns, alarms };
+  });
   const writes: StoredWindow[] = [];
   const judged: Array<{ sourceId: number; trackerIds: number[]; from: number; visits: Visit[] }> = [];
   let processed = 0;
@@ -128,7 +135,7 @@ export function processRound(round: RoundTask): RoundResult {
       store.clearIfUnchanged(t.sourceId, t.version); // nothing with a location in the window
       continue;
     }
-    const w = processWindow(t, cols, index, round.now);
+    const w = processWindow(t, cols, index, round.now, alarms[i]);
     processed += w.processed;
     const visits = [...w.visitsClosed, ...w.visitsOpen];
     writes.push({
@@ -146,6 +153,7 @@ export function processRound(round: RoundTask): RoundResult {
       tail: w.lastTime === null ? null : { time: w.lastTime, state: w.state },
       now: round.now,
       trackPoints: w.lastTime === null ? undefined : { from: t.from, to: w.lastTime, points: w.trackPoints },
+      events: w.events,
     });
     judged.push({ sourceId: t.sourceId, trackerIds: t.trackerIds, from: t.from, visits });
   }
@@ -154,8 +162,37 @@ export function processRound(round: RoundTask): RoundResult {
   return { written: writes.map((w) => w.sourceId), points: columns.map((c) => c.n), processed, tasks, visits: round.withVisits ? judged.map((j) => ({ sourceId: j.sourceId, from: j.from, visits: j.visits })) : [] };
 }
 
-function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex, now: number): WindowOutput {
+function hasAlarm(c: FullPointColumns): boolean {
+  for (let i = 0; i < c.n; i++) if (c.flags[i] & FLAG.alarm) return true;
+  return false;
+}
+
+/** The alarm values onto their points (both in time order). */
+function withAlarms(points: Point[], alarms: Array<{ time: number; alarm: string }>): void {
+  let k = 0;
+  for (const a of alarms) {
+    while (k < points.length && points[k].time < a.time) k++;
+    if (k < points.length && points[k].time === a.time) points[k].alarm = a.alarm;
+  }
+}
+
+/** The accepted point at `time` (a visit's enter or exit), else the point that confirmed it. */
+function pointAt(accepted: readonly Point[], time: number, fallback: Point): Point {
+  let lo = 0;
+  let hi = accepted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = accepted[mid].time;
+    if (t === time) return accepted[mid];
+    if (t < time) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return fallback;
+}
+
+function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex, now: number, alarms?: Array<{ time: number; alarm: string }>): WindowOutput {
   const points = pointsOf(cols);
+  if (alarms?.length) withAlarms(points, alarms);
   const start: State = task.state ? (JSON.parse(task.state) as State) : { visits: EMPTY_VISIT_STATE };
   const replay = start.pipeline ? replayFrom(start.pipeline, task.from) : { gnss: 0, lbs: 0 };
   const out = runPipeline(start.pipeline, points, task.settings, { now, fuelPer100Km: task.fuelPer100Km });
@@ -164,6 +201,7 @@ function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex
   // time so a checkpoint restores the whole state.
   let visits = start.visits;
   const visitsClosed: Visit[] = [];
+  const zoneEvents: TrackerEvent[] = [];
   const marks = out.checkpoints.map((c) => c.time);
   const visitAt = new Map<number, VisitState>();
   let m = 0;
@@ -175,7 +213,15 @@ function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex
     const hits = nearby.probe(p.lat, p.lng, visitMargin(p, DEFAULT_VISIT_SETTINGS));
     const step = visitStep(visits, p, hits);
     visits = step.state;
-    for (const e of step.events) if (e.exit !== null) visitsClosed.push(e);
+    for (const e of step.events) {
+      if (e.exit !== null) visitsClosed.push(e);
+      // Zone entries and exits (docs/events.md), decided by this point, located where they happened.
+      if (e.kind === 'zone') {
+        const time = e.exit ?? e.enter;
+        const at = pointAt(out.accepted, time, p);
+        zoneEvents.push({ type: e.exit === null ? 'zone_enter' : 'zone_exit', time, decided: p.time, lat: at.lat, lng: at.lng, extra: { zone_id: e.id } });
+      }
+    }
   }
   while (m < marks.length) visitAt.set(marks[m++], visits);
   const visitsOpen: Visit[] = visits.fences.filter((f) => f.enter !== null).map((f) => ({ kind: f.kind, id: f.id, enter: f.enter!, exit: null }));
@@ -192,5 +238,6 @@ function processWindow(task: WindowTask, cols: FullPointColumns, index: GeoIndex
     lastTime: points.length ? points[points.length - 1].time : null,
     processed: points.length,
     trackPoints: trackPointsOf(cols),
+    events: zoneEvents.length ? [...out.events, ...zoneEvents] : out.events,
   };
 }

@@ -34,12 +34,19 @@ export const formFactsOf = (t: Pick<JudgedTask, 'has_form' | 'form_submitted'>):
 
 /** Judge these tasks (and the whole route of any checkpoint among them), write and return the outcomes. */
 export function judgeTasks(telemetry: TelemetryStore, tasks: JudgedTask[], visitsOf: VisitsOfTask, now: number): TaskChange[] {
+  // One transaction: each outcome with its event (a savepoint inside a window's write).
+  return telemetry.transaction(() => judgeAll(telemetry, tasks, visitsOf, now));
+}
+
+function judgeAll(telemetry: TelemetryStore, tasks: JudgedTask[], visitsOf: VisitsOfTask, now: number): TaskChange[] {
   const changes: TaskChange[] = [];
   const apply = (t: JudgedTask, j: ReturnType<typeof judgeTask> | null) => {
     const o = j && toOutcome(j, now);
     if (!o) return;
     const change: TaskChange = { id: t.id, previous: t.status, status: o.status, at: o.at, arrival_date: o.arrival_date ?? null, stay_duration: o.stay_duration ?? 0, completion_date: o.completion_date ?? null };
     telemetry.setTaskOutcome(t.id, { status: change.status, at: change.at, arrival_date: change.arrival_date, stay_duration: change.stay_duration, completion_date: change.completion_date });
+    // The event log (docs/events.md): a change of status only (re-judging to the same one records nothing).
+    if (change.previous !== change.status) telemetry.recordTaskStatus(t, change.previous, change.status, change.at);
     changes.push(change);
   };
   const routes = new Set<number>();

@@ -6,4 +6,4 @@
  * The shapes themselves live on the ground floor (src/core/telemetry.ts), shared with the store.
  */
 export { DEFAULT_SETTINGS } from '../core/telemetry.ts';
-export type { Counters, DropReason, GeoKind, Point, Segment, TrackerSettings, Visit } from '../core/telemetry.ts';
+export type { Counters, DropReason, GeoKind, Point, Segment, TrackerEvent, TrackerSettings, Visit } from '../core/telemetry.ts';

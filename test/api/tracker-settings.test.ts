@@ -19,7 +19,7 @@ describe('tracker settings', () => {
   it('reads the defaults', async () => {
     expect((await s.call('tracker/settings/read', { hash: ann.hash, tracker_id: tracker })).body).toEqual({
       success: true,
-      value: { parking_min_seconds: 300, parking_speed_kmh: 3, ignition_ends_trip: true, max_jump_speed_kmh: 300, future_tolerance_seconds: 300, interval_mode_gap_seconds: 900, cluster_radius_meters: 300 },
+      value: { parking_min_seconds: 300, parking_speed_kmh: 3, ignition_ends_trip: true, max_jump_speed_kmh: 300, future_tolerance_seconds: 300, interval_mode_gap_seconds: 900, cluster_radius_meters: 300, speed_limit: null },
     });
   });
   it('updates some settings, keeps the others, and marks the history for reprocessing', async () => {
@@ -34,6 +34,19 @@ describe('tracker settings', () => {
     expect(r.body.status.code).toBe(7);
     expect(r.body.errors[0].parameter).toBe('settings.parking_min_seconds');
     expect((await s.call('tracker/settings/read', { hash: ann.hash, tracker_id: tracker })).body.value.parking_min_seconds).toBe(600);
+  });
+  it('speed_limit (km/h, docs/events.md): none by default, set, cleared with null; 7 naming it when out of range', async () => {
+    const read = async () => (await s.call('tracker/settings/read', { hash: ann.hash, tracker_id: tracker })).body.value.speed_limit;
+    expect((await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: tracker, settings: { speed_limit: 90 } })).body).toEqual({ success: true });
+    expect(await read()).toBe(90);
+    for (const bad of [0, 5000, 'fast']) {
+      const r = await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: tracker, settings: { speed_limit: bad } });
+      expect(r.body.status.code).toBe(7);
+      expect(r.body.errors[0].parameter).toBe('settings.speed_limit');
+      expect(await read()).toBe(90);
+    }
+    expect((await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: tracker, settings: { speed_limit: null } })).body).toEqual({ success: true });
+    expect(await read()).toBe(null);
   });
   it("204 for another user's tracker, 219 for a clone", async () => {
     expect((await s.call('tracker/settings/read', { hash: bob.hash, tracker_id: tracker })).body.status.code).toBe(204);

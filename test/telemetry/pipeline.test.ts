@@ -82,8 +82,8 @@ const stored = (o: { closed: Segment[]; open: Segment | null; openLbs: Segment |
 const order = (a: Segment, b: Segment) => a.start - b.start || Number(a.gsmLbs) - Number(b.gsmLbs) || a.type.localeCompare(b.type);
 
 describe('pipeline: journeys with known ground truth', () => {
-  it('filter -> segmentation -> counters, in this order', () => {
-    expect(STAGES).toHaveLength(3);
+  it('filter -> segmentation -> counters -> events, in this order', () => {
+    expect(STAGES).toHaveLength(4);
   });
 
   it('drive 10 km, stop 10 min, drive, enter a circle for 7 minutes, leave: exact trips, parkings, lengths, counters', () => {

@@ -1,0 +1,101 @@
+/**
+ * history/tracker/list (issue 12; docs/events.md): the event log of the user's trackers in a
+ * period, in time order, as the API the spec describes answers its history calls. No right is
+ * needed beyond owning the trackers. Errors: 7 naming the parameter (bad time, `to` not after
+ * `from`, an unknown type, limit out of 1..10000, too many trackers), 217 for trackers that are not
+ * the user's, deleted or blocked (their ids in `ids`), 211 for a period over the user's tariff's
+ * max_time_span_days (31 by default).
+ */
+import { z } from 'zod';
+import type { GeocoderType } from '../geocoder/types.ts';
+import type { EventRow } from '../store/events.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { EVENT_TYPES, eventMessage } from '../events/types.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { id } from './schemas.ts';
+
+const DAY = 86_400_000;
+export const MAX_HISTORY_TRACKERS = 1000;
+const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'expected yyyy-MM-dd HH:mm:ss');
+/** Members of `extra` that hold an instant (ms UTC in the store, user time in the answer). */
+const TIME_MEMBERS = ['start', 'since'];
+
+function parseTime(v: string, parameter: string, tz: string): number {
+  const ms = parseDateTime(v, tz);
+  if (ms === undefined) throw invalidParams([{ parameter, error: 'expected yyyy-MM-dd HH:mm:ss' }]);
+  return ms;
+}
+
+const list = defineCall({
+  path: 'history/tracker/list',
+  summary: `Events of the user's trackers in a period (docs/events.md), in time order, at most limit (default 1000, up to 10000). 217 for trackers not available; 211 over the tariff's max_time_span_days (31 by default).`,
+  params: z.object({
+    trackers: z.array(id).min(1).max(MAX_HISTORY_TRACKERS),
+    from: dateTime,
+    to: dateTime,
+    types: z.array(z.string().max(64)).max(100).optional(),
+    limit: z.number().int().min(1).max(10_000).default(1000),
+  }),
+  async handler({ services, owner, user, params: p }) {
+    const { store } = services;
+    const tz = user.time_zone;
+    const from = parseTime(p.from, 'from', tz);
+    const to = parseTime(p.to, 'to', tz);
+    if (to <= from) throw invalidParams([{ parameter: 'to', error: 'must be after from' }]);
+    const unknown = (p.types ?? []).filter((t) => !EVENT_TYPES.has(t));
+    if (unknown.length) throw invalidParams([{ parameter: 'types', error: `unknown event types: ${unknown.join(', ')} (docs/events.md lists them)` }]);
+    const trackers = [...new Set(p.trackers)];
+    const bad = trackers.filter((t) => {
+      const row = store.trackers.get(owner.id, t);
+      return !row || row.blocked;
+    });
+    if (bad.length) throw new DomainError(217, { ids: bad }, `List contains non-existent entities: trackers ${bad.join(', ')}`);
+    const maxDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
+    if (to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` }, `Requested time span is too big: at most ${maxDays} days`);
+    const rows = store.events.list({ trackerIds: trackers, from, to, types: p.types?.length ? p.types : undefined, limit: p.limit });
+    return { list: await views(services, owner.id, user, rows) };
+  },
+});
+
+/** The answer's entries: user times, addresses from the user's geocoder, the human text. */
+async function views(services: Services, ownerId: number, user: { time_zone: string; default_geocoder: string; locale: string }, rows: EventRow[]): Promise<unknown[]> {
+  const tz = user.time_zone;
+  const zones = new Map<number, string | undefined>();
+  const names = {
+    zone: (zid: number) => {
+      if (!zones.has(zid)) zones.set(zid, services.store.zones.get(ownerId, zid)?.label);
+      return zones.get(zid);
+    },
+  };
+  const opts = { type: user.default_geocoder as GeocoderType, lang: user.locale };
+  const memo = new Map<string, Promise<string>>();
+  const address = (lat: number | null, lng: number | null): Promise<string> => {
+    if (lat === null || lng === null) return Promise.resolve('');
+    const key = `${lat},${lng}`;
+    let a = memo.get(key);
+    if (!a) {
+      a = services.geocoder.reverse(lat, lng, opts).then((r) => r?.address ?? '', () => '');
+      memo.set(key, a);
+    }
+    return a;
+  };
+  return Promise.all(
+    rows.map(async (r) => {
+      const extra: Record<string, unknown> = { ...r.extra };
+      for (const k of TIME_MEMBERS) if (typeof extra[k] === 'number') extra[k] = formatDateTime(extra[k] as number, tz);
+      if (r.type === 'zone_enter' || r.type === 'zone_exit') extra.zone_label = names.zone(Number(r.extra.zone_id)) ?? null;
+      return {
+        id: r.id,
+        type: r.type,
+        tracker_id: r.tracker_id,
+        time: formatDateTime(r.time, tz),
+        location: r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng, address: await address(r.lat, r.lng) },
+        message: eventMessage(r.type, r.extra, names),
+        extra,
+      };
+    }),
+  );
+}
+
+export const historyCalls = [list];
