@@ -67,7 +67,12 @@ export interface ProtocolInfo {
   hasPassword: boolean;
   requiredLogin: boolean;
   requiredPassword: boolean;
-  /** A fake device id must match it (anchored); absent: any non-empty text up to 64 characters. */
+  /** A non-empty login must match it (anchored), e.g. EGTS's numeric dispatcher id. */
+  loginPattern?: string;
+  /**
+   * The forwarded identity (the fake device id, else the tracker's device id) must match it
+   * (anchored); absent: any non-empty text up to 64 characters.
+   */
   fakeDeviceIdPattern?: string;
   /** The address is a full http(s) URL. */
   url?: boolean;
