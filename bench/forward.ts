@@ -6,7 +6,7 @@
  * backlogs; then the forwarding rates, the time to drain the backlog, and the ingest rate of the same
  * run without forwarding (same machine, same settings) with the ratio.
  * Targets: forwarding keeps pace (backlog bounded), ingest within 10 % of its rate without forwarding.
- *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50]
+ *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50] [--server-cpu-prof dir]
  * (--interval 0 floods: the most the server acknowledges.)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '0.02' },
     seconds: { type: 'string', default: '15' },
     'per-packet': { type: 'string', default: '50' },
+    // writes the server process's CPU profiles (main thread and worker threads) to this directory
+    'server-cpu-prof': { type: 'string' },
     // internal: this file run as the receivers' child process
     receivers: { type: 'boolean', default: false },
   },
@@ -122,7 +124,8 @@ function prepare(forward: boolean): { dir: string; retranslators: number[] } {
 
 async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS], {
+  const prof = values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`] : [];
+  const proc = spawn(process.execPath, [...prof, ...SERVER_NODE_ARGS], {
     cwd: root,
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -87,6 +87,11 @@ export interface ForwardProtocol extends ProtocolInfo {
   sessions: 'device' | 'shared';
   /** Most fixes one `send` should carry. */
   batch: number;
+  /**
+   * A session delivers what successive `send` calls carry in call order (one connection): the engine
+   * then keeps several batches on the wire. Otherwise (HTTP requests) one batch at a time.
+   */
+  ordered?: boolean;
   /** Opens a session; `deviceId` is given for `device` sessions. Resolves once logged in. */
   open(target: Target, deviceId: string | undefined, opts: OpenOptions): Promise<Session>;
 }

@@ -114,7 +114,12 @@ export class RetranslatorStore {
          FROM retranslator_bindings b WHERE b.retranslator_id = ?`,
       ).pluck(),
       minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
-      advance: db.prepare('UPDATE retranslator_bindings SET cursor = max(cursor, ?) WHERE retranslator_id = ? AND source_id = ?'),
+      // every acknowledged source's cursor in one statement: a JSON array of [source_id, seq] pairs
+      advance: db.prepare(
+        `UPDATE retranslator_bindings SET cursor = max(cursor, json_extract(j.value, '$[1]'))
+         FROM json_each(?) j
+         WHERE retranslator_bindings.retranslator_id = ? AND retranslator_bindings.source_id = json_extract(j.value, '$[0]')`,
+      ),
       lastForwarded: db.prepare('UPDATE retranslators SET last_forwarded = ? WHERE id = ?'),
       globalMin: db.prepare<[], number | null>('SELECT min(cursor) FROM retranslator_bindings').pluck(),
       prune: db.prepare('DELETE FROM forward_log WHERE seq IN (SELECT seq FROM forward_log WHERE seq <= ? ORDER BY seq LIMIT ?)'),
@@ -191,7 +196,7 @@ export class RetranslatorStore {
   /** After an acknowledgement: each source's cursor moves up to the highest acknowledged seq (never back). */
   advance(retranslatorId: number, cursors: Map<number, number>, lastFixTime: number): void {
     this.db.transaction(() => {
-      for (const [sourceId, seq] of cursors) this.s.advance.run(seq, retranslatorId, sourceId);
+      this.s.advance.run(JSON.stringify([...cursors]), retranslatorId);
       this.s.lastForwarded.run(lastFixTime, retranslatorId);
     })();
   }

@@ -215,6 +215,7 @@ export const egts: ForwardProtocol = {
   fakeDeviceIdPattern: OBJECT_ID_PATTERN,
   defaultPort: 5162,
   sessions: 'shared',
+  ordered: true,
   batch: 1000,
   open: (target: Target, _deviceId: string | undefined, opts: OpenOptions) => EgtsSession.open(target, opts),
 };

@@ -114,6 +114,7 @@ export const wialonRetranslator: ForwardProtocol = {
   fakeDeviceIdPattern: '^[!-~]{1,64}$',
   defaultPort: 20163,
   sessions: 'shared',
+  ordered: true,
   batch: 1000,
   async open(target: Target, _deviceId: string | undefined, opts: OpenOptions): Promise<Session> {
     const socket = await AckSocket.open(target.address, target.port, ackFramer, opts.timeoutMs);
