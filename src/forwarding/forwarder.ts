@@ -90,7 +90,7 @@ export class Forwarder {
     private opts: ForwarderOptions,
     previous?: ForwardStatus,
   ) {
-    this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
+    this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: previous?.lastForwarded ?? row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
     this.target = { address: row.address, port: row.port, login: row.login, password: row.password, url: protocol.url ? parseUrl(row.address) : undefined };
     this.done = this.run();
   }

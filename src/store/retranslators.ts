@@ -109,9 +109,12 @@ export class RetranslatorStore {
          WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
          ORDER BY l.seq LIMIT ?`,
       ),
-      backlog: db.prepare<[number], number>(
-        `SELECT coalesce(sum((SELECT count(*) FROM forward_log l WHERE l.source_id = b.source_id AND l.seq > b.cursor)), 0)
-         FROM retranslator_bindings b WHERE b.retranslator_id = ?`,
+      // entries after the retranslator's oldest cursor that its bindings have not passed (the log is
+      // read by seq: no index by source to keep up on every fix)
+      backlog: db.prepare<[number, number], number>(
+        `SELECT count(*) FROM forward_log l
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         WHERE l.seq > (SELECT coalesce(min(cursor), 0) FROM retranslator_bindings WHERE retranslator_id = ?) AND l.seq > b.cursor`,
       ).pluck(),
       minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
       // every acknowledged source's cursor in one statement: a JSON array of [source_id, seq] pairs
@@ -188,7 +191,7 @@ export class RetranslatorStore {
   }
   /** Fixes waiting for the retranslator's receiver. */
   backlog(retranslatorId: number): number {
-    return this.s.backlog.get(retranslatorId)!;
+    return this.s.backlog.get(retranslatorId, retranslatorId)!;
   }
   minCursor(retranslatorId: number): number | null {
     return this.s.minCursor.get(retranslatorId) ?? null;
