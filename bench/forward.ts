@@ -33,6 +33,8 @@ const { values } = parseArgs({
     'server-cpu-prof': { type: 'string' },
     // internal: this file run as the receivers' child process
     receivers: { type: 'boolean', default: false },
+    // internal: that child runs only this receiver (each receiver in a process of its own)
+    'only-receiver': { type: 'string' },
   },
 });
 const trackers = Number(values.trackers);
@@ -42,22 +44,25 @@ const perPacket = Number(values['per-packet']);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `87${String(i + 1).padStart(13, '0')}`);
 
-// ---- receivers: count and acknowledge, nothing more. They run in a child process of their own so
-// the simulated trackers (this process) and the receivers do not share one event loop.
+// ---- receivers: count and acknowledge, nothing more. Each runs in a child process of its own so
+// the simulated trackers (this process) and the two receivers do not share an event loop (a busy
+// Wialon IPS receiver would otherwise hold up the JSON receiver's answers).
 const got = { wialon: 0, json: 0 };
 const receiverPorts = { wialon: 0, json: 0 };
 if (values.receivers) {
   await receiversProcess();
 } else {
-  const child = fork(fileURLToPath(import.meta.url), ['--receivers'], { execArgv: ['--import', 'tsx'] });
-  child.on('message', (m: { ports?: typeof receiverPorts; got?: typeof got }) => {
-    if (m.ports) Object.assign(receiverPorts, m.ports);
-    if (m.got) Object.assign(got, m.got);
-  });
-  process.once('exit', () => child.kill());
-  while (!receiverPorts.json) await new Promise((r) => setTimeout(r, 50));
+  const children = ['wialon', 'json'].map((kind) => fork(fileURLToPath(import.meta.url), ['--receivers', '--only-receiver', kind], { execArgv: ['--import', 'tsx'] }));
+  for (const child of children) {
+    child.on('message', (m: { ports?: Partial<typeof receiverPorts>; got?: Partial<typeof got> }) => {
+      if (m.ports) Object.assign(receiverPorts, m.ports);
+      if (m.got) Object.assign(got, m.got);
+    });
+  }
+  process.once('exit', () => children.forEach((c) => c.kill()));
+  while (!receiverPorts.json || !receiverPorts.wialon) await new Promise((r) => setTimeout(r, 50));
   await main();
-  child.kill();
+  children.forEach((c) => c.kill());
   process.exit(0);
 }
 
@@ -96,11 +101,20 @@ async function receiversProcess() {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => wialonServer.listen(0, '127.0.0.1', r));
-  await new Promise<void>((r) => jsonServer.listen(0, '127.0.0.1', r));
+  const only = values['only-receiver'];
   const port = (s: { address(): unknown }) => (s.address() as { port: number }).port;
-  process.send!({ ports: { wialon: port(wialonServer), json: port(jsonServer) } });
-  setInterval(() => process.send!({ got: counts }), 200);
+  const ports: Partial<typeof receiverPorts> = {};
+  if (only !== 'json') {
+    await new Promise<void>((r) => wialonServer.listen(0, '127.0.0.1', r));
+    ports.wialon = port(wialonServer);
+  }
+  if (only !== 'wialon') {
+    await new Promise<void>((r) => jsonServer.listen(0, '127.0.0.1', r));
+    ports.json = port(jsonServer);
+  }
+  process.send!({ ports });
+  // only this process's receivers: the other process counts the other one
+  setInterval(() => process.send!({ got: only ? { [only]: counts[only as keyof typeof counts] } : counts }), 200);
 }
 
 /** A data directory with the trackers; with `forward`, both retranslators bound to every tracker. */

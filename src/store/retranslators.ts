@@ -182,6 +182,15 @@ export class RetranslatorStore {
 
   // ---- the engine's side
 
+  /**
+   * How long this connection's writes wait for the write lock (busy_timeout). The forwarding engine's
+   * own connection waits briefly: its writes (cursors, pruning) are retried later anyway, and a long
+   * wait would block the engine's thread while the gateway's writer commits back to back.
+   */
+  lockWait(ms: number): void {
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  }
+
   maxSeq(): number {
     return this.s.maxSeq.get()!;
   }
