@@ -6,7 +6,7 @@
  * backlogs; then the forwarding rates, the time to drain the backlog, and the ingest rate of the same
  * run without forwarding (same machine, same settings) with the ratio.
  * Targets: forwarding keeps pace (backlog bounded), ingest within 10 % of its rate without forwarding.
- *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50]
+ *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50] [--server-cpu-prof dir]
  * (--interval 0 floods: the most the server acknowledges.)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -29,8 +29,12 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '0.02' },
     seconds: { type: 'string', default: '15' },
     'per-packet': { type: 'string', default: '50' },
+    // writes the server process's CPU profiles (main thread and worker threads) to this directory
+    'server-cpu-prof': { type: 'string' },
     // internal: this file run as the receivers' child process
     receivers: { type: 'boolean', default: false },
+    // internal: that child runs only this receiver (each receiver in a process of its own)
+    'only-receiver': { type: 'string' },
   },
 });
 const trackers = Number(values.trackers);
@@ -40,22 +44,25 @@ const perPacket = Number(values['per-packet']);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `87${String(i + 1).padStart(13, '0')}`);
 
-// ---- receivers: count and acknowledge, nothing more. They run in a child process of their own so
-// the simulated trackers (this process) and the receivers do not share one event loop.
+// ---- receivers: count and acknowledge, nothing more. Each runs in a child process of its own so
+// the simulated trackers (this process) and the two receivers do not share an event loop (a busy
+// Wialon IPS receiver would otherwise hold up the JSON receiver's answers).
 const got = { wialon: 0, json: 0 };
 const receiverPorts = { wialon: 0, json: 0 };
 if (values.receivers) {
   await receiversProcess();
 } else {
-  const child = fork(fileURLToPath(import.meta.url), ['--receivers'], { execArgv: ['--import', 'tsx'] });
-  child.on('message', (m: { ports?: typeof receiverPorts; got?: typeof got }) => {
-    if (m.ports) Object.assign(receiverPorts, m.ports);
-    if (m.got) Object.assign(got, m.got);
-  });
-  process.once('exit', () => child.kill());
-  while (!receiverPorts.json) await new Promise((r) => setTimeout(r, 50));
+  const children = ['wialon', 'json'].map((kind) => fork(fileURLToPath(import.meta.url), ['--receivers', '--only-receiver', kind], { execArgv: ['--import', 'tsx'] }));
+  for (const child of children) {
+    child.on('message', (m: { ports?: Partial<typeof receiverPorts>; got?: Partial<typeof got> }) => {
+      if (m.ports) Object.assign(receiverPorts, m.ports);
+      if (m.got) Object.assign(got, m.got);
+    });
+  }
+  process.once('exit', () => children.forEach((c) => c.kill()));
+  while (!receiverPorts.json || !receiverPorts.wialon) await new Promise((r) => setTimeout(r, 50));
   await main();
-  child.kill();
+  children.forEach((c) => c.kill());
   process.exit(0);
 }
 
@@ -94,11 +101,20 @@ async function receiversProcess() {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => wialonServer.listen(0, '127.0.0.1', r));
-  await new Promise<void>((r) => jsonServer.listen(0, '127.0.0.1', r));
+  const only = values['only-receiver'];
   const port = (s: { address(): unknown }) => (s.address() as { port: number }).port;
-  process.send!({ ports: { wialon: port(wialonServer), json: port(jsonServer) } });
-  setInterval(() => process.send!({ got: counts }), 200);
+  const ports: Partial<typeof receiverPorts> = {};
+  if (only !== 'json') {
+    await new Promise<void>((r) => wialonServer.listen(0, '127.0.0.1', r));
+    ports.wialon = port(wialonServer);
+  }
+  if (only !== 'wialon') {
+    await new Promise<void>((r) => jsonServer.listen(0, '127.0.0.1', r));
+    ports.json = port(jsonServer);
+  }
+  process.send!({ ports });
+  // only this process's receivers: the other process counts the other one
+  setInterval(() => process.send!({ got: only ? { [only]: counts[only as keyof typeof counts] } : counts }), 200);
 }
 
 /** A data directory with the trackers; with `forward`, both retranslators bound to every tracker. */
@@ -122,7 +138,8 @@ function prepare(forward: boolean): { dir: string; retranslators: number[] } {
 
 async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, [...SERVER_NODE_ARGS], {
+  const prof = values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`] : [];
+  const proc = spawn(process.execPath, [...prof, ...SERVER_NODE_ARGS], {
     cwd: root,
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -62,7 +62,7 @@ const CRC8_TABLE = (() => {
 })();
 
 /** Header check: CRC-8, polynomial 0x31, initial 0xFF. */
-function crc8(buf: Buffer, start: number, end: number): number {
+export function crc8(buf: Buffer, start: number, end: number): number {
   let crc = 0xff;
   for (let i = start; i < end; i++) crc = CRC8_TABLE[crc ^ buf[i]];
   return crc;

@@ -108,6 +108,7 @@ const protocolList = defineCall({
         required_login: p.requiredLogin,
         required_password: p.requiredPassword,
         ...(p.fakeDeviceIdPattern ? { fake_device_id_pattern: p.fakeDeviceIdPattern } : {}),
+        ...(p.loginPattern ? { login_pattern: p.loginPattern } : {}),
         address_is_url: !!p.url,
         default_port: p.defaultPort,
       })),

@@ -15,6 +15,7 @@ export class AckSocket {
   private waiting: Array<{ resolve: (b: Buffer) => void; reject: (e: Error) => void }> = [];
   private timer: NodeJS.Timeout | undefined;
   private broken: Error | null = null;
+  private corked = false;
 
   private constructor(
     private socket: Socket,
@@ -52,6 +53,15 @@ export class AckSocket {
 
   request(packet: Buffer | string): Promise<Buffer> {
     if (this.broken) return Promise.reject(this.broken);
+    // the packets written in one tick leave in one write (a batch is many small packets)
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.socket.write(packet);

@@ -23,6 +23,16 @@ export interface ForwarderOptions {
 
 /** Log entries scanned per read: a retranslator with few trackers skips other trackers' entries in steps. */
 const SCAN_WINDOW = 50_000;
+/** Batches on the wire at once where a session delivers in call order (`ordered` protocols). */
+const WINDOW = 4;
+/**
+ * Acknowledged cursors are written at most this often (and before waiting, a restart or a stop): one
+ * small transaction instead of one per batch, so the writer of the fixes is seldom kept waiting. A
+ * crash loses at most this much of acknowledgements, which are resent (at least once).
+ */
+const CURSOR_FLUSH_MS = 1000;
+
+type Settled = PromiseSettledResult<ForwardFix[]>[];
 
 export function backoffDelay(attempt: number, o: Pick<ForwarderOptions, 'backoffMinMs' | 'backoffMaxMs'>, random = Math.random): number {
   const full = Math.min(o.backoffMaxMs, o.backoffMinMs * 2 ** Math.min(attempt, 30));
@@ -65,6 +75,12 @@ export class Forwarder {
   private sessions = new Map<string, Session>();
   private bindings = new Map<number, BindingRow>();
   private target: Target;
+  /** The first failure of this round: no session is opened or batch launched after it. */
+  private failed: Error | null = null;
+  /** Acknowledged, not yet written: source -> highest acknowledged seq, and the last fix's time. */
+  private acked = new Map<number, number>();
+  private ackedTime: number | null = null;
+  private flushedAt = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -74,7 +90,7 @@ export class Forwarder {
     private opts: ForwarderOptions,
     previous?: ForwardStatus,
   ) {
-    this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
+    this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: previous?.lastForwarded ?? row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
     this.target = { address: row.address, port: row.port, login: row.login, password: row.password, url: protocol.url ? parseUrl(row.address) : undefined };
     this.done = this.run();
   }
@@ -119,45 +135,74 @@ export class Forwarder {
         this.status.lastError = String((e as Error)?.message ?? e);
         this.status.lastErrorTime = Date.now();
         this.closeSessions();
+        this.flushCursors();
         await this.sleep(backoffDelay(attempt++, this.opts, this.opts.random));
       }
     }
     this.closeSessions();
+    this.flushCursors();
   }
 
-  /** Forwards until stopped or a failure (thrown). */
+  /**
+   * Forwards until stopped or a failure (thrown). Batches are read ahead (the next one is read and
+   * encoded while the current one is on the wire); protocols whose sessions deliver in call order keep
+   * up to WINDOW batches on the wire. Results are taken strictly in batch order, so a cursor never
+   * passes a batch that was not acknowledged.
+   */
   private async forward(succeeded: () => void): Promise<void> {
     this.bindings = new Map(this.store.retranslators.bindings(this.row.id).map((b) => [b.source_id, b]));
     if (!this.bindings.size) {
       while (!this.stopped) await this.sleep(60_000);
       return;
     }
+    this.failed = null;
     if (this.protocol.sessions === 'shared') await this.session(undefined);
+    const window = this.protocol.ordered ? WINDOW : 1;
+    const inFlight: Array<Promise<Settled>> = [];
     let readPos = this.store.retranslators.minCursor(this.row.id) ?? 0;
+    let next: ForwardFix[] | null = null;
+    let caughtUp = false;
     while (!this.stopped) {
-      const maxSeq = this.store.retranslators.maxSeq();
-      const upTo = Math.min(maxSeq, readPos + SCAN_WINDOW);
-      const rows = upTo > readPos ? this.store.retranslators.batch(this.row.id, readPos, upTo, this.protocol.batch) : [];
-      if (!rows.length) {
-        readPos = upTo;
-        if (upTo >= maxSeq) await this.sleep(this.opts.pollMs);
+      if (this.failed && !inFlight.length) throw this.failed;
+      if (!next && !caughtUp) {
+        const maxSeq = this.store.retranslators.maxSeq();
+        const upTo = Math.min(maxSeq, readPos + SCAN_WINDOW);
+        const rows = upTo > readPos ? this.store.retranslators.batch(this.row.id, readPos, upTo, this.protocol.batch) : [];
+        if (rows.length) {
+          next = [];
+          for (const r of rows) {
+            const b = this.bindings.get(r.source_id);
+            if (b) next.push(toForwardFix(r, b));
+          }
+          readPos = rows[rows.length - 1].seq;
+        } else {
+          readPos = upTo;
+          caughtUp = upTo >= maxSeq;
+        }
         continue;
       }
-      const fixes: ForwardFix[] = [];
-      for (const r of rows) {
-        const b = this.bindings.get(r.source_id);
-        if (b) fixes.push(toForwardFix(r, b));
+      if (next && inFlight.length < window && !this.failed) {
+        inFlight.push(this.launch(next));
+        next = null;
+        continue;
       }
-      await this.send(fixes);
-      succeeded();
-      readPos = rows[rows.length - 1].seq;
-      // let the thread's other retranslators and messages run between batches
-      await new Promise((r) => setImmediate(r));
+      if (inFlight.length) {
+        this.settle(await inFlight.shift()!);
+        succeeded();
+        caughtUp = false;
+        // let the thread's other retranslators and messages run between batches
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      this.flushCursors();
+      await this.sleep(this.opts.pollMs);
+      caughtUp = false;
     }
   }
 
   private async session(deviceId: string | undefined): Promise<Session> {
     const key = deviceId ?? '';
+    if (this.failed) throw this.failed;
     let s = this.sessions.get(key);
     if (!s) {
       s = await this.protocol.open(this.target, deviceId, { timeoutMs: this.opts.timeoutMs });
@@ -171,42 +216,63 @@ export class Forwarder {
     return s;
   }
 
-  /** Sends one batch; cursors move for every tracker whose fixes were acknowledged, then a failure is thrown. */
-  private async send(fixes: ForwardFix[]): Promise<void> {
+  /** Puts one batch on the wire (a `send` per session); resolves with each session's outcome, never rejects. */
+  private launch(fixes: ForwardFix[]): Promise<Settled> {
     const groups = new Map<string, ForwardFix[]>();
     if (this.protocol.sessions === 'shared') groups.set('', fixes);
     else for (const f of fixes) (groups.get(f.deviceId) ?? groups.set(f.deviceId, []).get(f.deviceId)!).push(f);
-    const results = await Promise.allSettled(
+    return Promise.allSettled(
       [...groups].map(async ([key, list]) => {
         const s = await this.session(key === '' ? undefined : key);
         try {
           await s.send(list);
         } catch (e) {
+          // nothing more goes out in this round: a later batch on a new session could overtake this one
+          this.failed ??= e as Error;
           s.close();
-          this.sessions.delete(key);
+          if (this.sessions.get(key) === s) this.sessions.delete(key);
           throw e;
         }
         return list;
       }),
     );
-    const cursors = new Map<number, number>();
+  }
+
+  /**
+   * Takes one batch's outcome (batches in order): cursors move for every tracker whose fixes were
+   * acknowledged, in memory, written at most every CURSOR_FLUSH_MS; then a failure is thrown.
+   */
+  private settle(results: Settled): void {
     let last: ForwardFix | undefined;
     let acked = 0;
     for (const r of results) {
       if (r.status !== 'fulfilled') continue;
       for (const f of r.value) {
-        cursors.set(f.sourceId, Math.max(cursors.get(f.sourceId) ?? 0, f.seq));
+        if (f.seq > (this.acked.get(f.sourceId) ?? 0)) this.acked.set(f.sourceId, f.seq);
         if (!last || f.seq > last.seq) last = f;
         acked++;
       }
     }
     if (last) {
-      this.store.retranslators.advance(this.row.id, cursors, last.time);
+      this.ackedTime = last.time;
       this.status.lastForwarded = last.time;
       this.status.forwarded += acked;
+      if (Date.now() - this.flushedAt >= CURSOR_FLUSH_MS) this.flushCursors();
     }
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     this.status.connected = true;
+  }
+
+  /** Writes the acknowledged cursors (one transaction); on a busy store they stay for the next try. */
+  private flushCursors(): void {
+    this.flushedAt = Date.now();
+    if (!this.acked.size || this.ackedTime === null) return;
+    try {
+      this.store.retranslators.advance(this.row.id, this.acked, this.ackedTime);
+      this.acked = new Map();
+    } catch {
+      // busy: written with the next flush; until then a restart resends (at least once)
+    }
   }
 }

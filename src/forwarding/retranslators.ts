@@ -52,6 +52,7 @@ export function checkInput(r: RetranslatorInput, path = 'retranslator'): { field
   // spec: 7 when a login or password the protocol requires is empty
   if (protocol.requiredLogin && !login) throw invalidParams([{ parameter: `${path}.login`, error: `${protocol.name} requires a login` }]);
   if (protocol.requiredPassword && !password) throw invalidParams([{ parameter: `${path}.password`, error: `${protocol.name} requires a password` }]);
+  if (login && protocol.loginPattern && !new RegExp(protocol.loginPattern).test(login)) throw invalidParams([{ parameter: `${path}.login`, error: `${protocol.name} takes a login matching ${protocol.loginPattern}` }]);
   return { protocol, fields: { name: r.name, protocolId: protocol.id, address: r.address, port, login, password, enabled: r.enabled } };
 }
 
@@ -66,10 +67,14 @@ function sameTarget(store: Store, userId: number, f: RetranslatorFields, exceptI
   if (other !== undefined) throw new DomainError(247, {}, `Entity already exists: retranslator ${other} sends to the same address, port and login`);
 }
 
-/** The fake id must fit the protocol (242). */
-function checkFakeId(protocol: ForwardProtocol, fakeId: string, trackerId: number): void {
+/**
+ * The identity forwarded must fit the protocol (242): the fake id, else the tracker's device id (an
+ * EGTS object id is a 32-bit number, so a tracker known by its IMEI needs a numeric fake id there).
+ */
+function checkFakeId(protocol: ForwardProtocol, fakeId: string | null, deviceId: string, trackerId: number): void {
   const pattern = protocol.fakeDeviceIdPattern ?? '^.{1,64}$';
-  if (!new RegExp(pattern).test(fakeId)) throw new DomainError(242, { pattern }, `Validation error: fake device id of tracker ${trackerId} does not match ${pattern} (${protocol.name})`);
+  if (fakeId !== null && !new RegExp(pattern).test(fakeId)) throw new DomainError(242, { pattern }, `Validation error: fake device id of tracker ${trackerId} does not match ${pattern} (${protocol.name})`);
+  if (fakeId === null && protocol.fakeDeviceIdPattern && !new RegExp(pattern).test(deviceId)) throw new DomainError(242, { pattern }, `Validation error: the device id of tracker ${trackerId} does not match ${pattern} (${protocol.name}): give a fake device id that does`);
 }
 
 export function createRetranslator(store: Store, owner: { id: number; tariff_id: number }, input: RetranslatorInput): number {
@@ -89,7 +94,7 @@ export function updateRetranslator(store: Store, userId: number, id: number, inp
   store.transaction(() => {
     ownRetranslator(store, userId, id);
     sameTarget(store, userId, fields, id);
-    for (const b of store.retranslators.bindings(id)) if (b.fake_device_id !== null) checkFakeId(protocol, b.fake_device_id, b.tracker_id);
+    for (const b of store.retranslators.bindings(id)) checkFakeId(protocol, b.fake_device_id, b.device_id, b.tracker_id);
     store.retranslators.update(userId, id, fields);
   });
 }
@@ -101,7 +106,7 @@ export function deleteRetranslator(store: Store, userId: number, id: number): vo
 export function bindTracker(store: Store, userId: number, retranslatorId: number, tracker: TrackerRow, fakeDeviceId: string | null, now: number): void {
   const r = ownRetranslator(store, userId, retranslatorId);
   const protocol = forwardProtocol(r.protocol_id)!;
-  if (fakeDeviceId !== null) checkFakeId(protocol, fakeDeviceId, tracker.id);
+  checkFakeId(protocol, fakeDeviceId, tracker.device_id, tracker.id);
   store.retranslators.bind(r.id, tracker.id, tracker.source_id, fakeDeviceId, now);
 }
 

@@ -8,6 +8,8 @@ import { ForwardingEngine, type EngineOptions } from './engine.ts';
 
 const { dbFile, options } = workerData as { dbFile: string; options: EngineOptions & { statusMs: number } };
 const store = openStore(dbFile);
+// this connection is the engine's alone: its writes wait briefly for the lock, then are retried later
+store.retranslators.lockWait(200);
 const engine = new ForwardingEngine(store, options);
 engine.start();
 

@@ -67,7 +67,12 @@ export interface ProtocolInfo {
   hasPassword: boolean;
   requiredLogin: boolean;
   requiredPassword: boolean;
-  /** A fake device id must match it (anchored); absent: any non-empty text up to 64 characters. */
+  /** A non-empty login must match it (anchored), e.g. EGTS's numeric dispatcher id. */
+  loginPattern?: string;
+  /**
+   * The forwarded identity (the fake device id, else the tracker's device id) must match it
+   * (anchored); absent: any non-empty text up to 64 characters.
+   */
   fakeDeviceIdPattern?: string;
   /** The address is a full http(s) URL. */
   url?: boolean;
@@ -82,6 +87,11 @@ export interface ForwardProtocol extends ProtocolInfo {
   sessions: 'device' | 'shared';
   /** Most fixes one `send` should carry. */
   batch: number;
+  /**
+   * A session delivers what successive `send` calls carry in call order (one connection): the engine
+   * then keeps several batches on the wire. Otherwise (HTTP requests) one batch at a time.
+   */
+  ordered?: boolean;
   /** Opens a session; `deviceId` is given for `device` sessions. Resolves once logged in. */
   open(target: Target, deviceId: string | undefined, opts: OpenOptions): Promise<Session>;
 }

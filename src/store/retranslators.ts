@@ -109,12 +109,20 @@ export class RetranslatorStore {
          WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
          ORDER BY l.seq LIMIT ?`,
       ),
-      backlog: db.prepare<[number], number>(
-        `SELECT coalesce(sum((SELECT count(*) FROM forward_log l WHERE l.source_id = b.source_id AND l.seq > b.cursor)), 0)
-         FROM retranslator_bindings b WHERE b.retranslator_id = ?`,
+      // entries after the retranslator's oldest cursor that its bindings have not passed (the log is
+      // read by seq: no index by source to keep up on every fix)
+      backlog: db.prepare<[number, number], number>(
+        `SELECT count(*) FROM forward_log l
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         WHERE l.seq > (SELECT coalesce(min(cursor), 0) FROM retranslator_bindings WHERE retranslator_id = ?) AND l.seq > b.cursor`,
       ).pluck(),
       minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
-      advance: db.prepare('UPDATE retranslator_bindings SET cursor = max(cursor, ?) WHERE retranslator_id = ? AND source_id = ?'),
+      // every acknowledged source's cursor in one statement: a JSON array of [source_id, seq] pairs
+      advance: db.prepare(
+        `UPDATE retranslator_bindings SET cursor = max(cursor, json_extract(j.value, '$[1]'))
+         FROM json_each(?) j
+         WHERE retranslator_bindings.retranslator_id = ? AND retranslator_bindings.source_id = json_extract(j.value, '$[0]')`,
+      ),
       lastForwarded: db.prepare('UPDATE retranslators SET last_forwarded = ? WHERE id = ?'),
       globalMin: db.prepare<[], number | null>('SELECT min(cursor) FROM retranslator_bindings').pluck(),
       prune: db.prepare('DELETE FROM forward_log WHERE seq IN (SELECT seq FROM forward_log WHERE seq <= ? ORDER BY seq LIMIT ?)'),
@@ -174,6 +182,15 @@ export class RetranslatorStore {
 
   // ---- the engine's side
 
+  /**
+   * How long this connection's writes wait for the write lock (busy_timeout). The forwarding engine's
+   * own connection waits briefly: its writes (cursors, pruning) are retried later anyway, and a long
+   * wait would block the engine's thread while the gateway's writer commits back to back.
+   */
+  lockWait(ms: number): void {
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  }
+
   maxSeq(): number {
     return this.s.maxSeq.get()!;
   }
@@ -183,7 +200,7 @@ export class RetranslatorStore {
   }
   /** Fixes waiting for the retranslator's receiver. */
   backlog(retranslatorId: number): number {
-    return this.s.backlog.get(retranslatorId)!;
+    return this.s.backlog.get(retranslatorId, retranslatorId)!;
   }
   minCursor(retranslatorId: number): number | null {
     return this.s.minCursor.get(retranslatorId) ?? null;
@@ -191,7 +208,7 @@ export class RetranslatorStore {
   /** After an acknowledgement: each source's cursor moves up to the highest acknowledged seq (never back). */
   advance(retranslatorId: number, cursors: Map<number, number>, lastFixTime: number): void {
     this.db.transaction(() => {
-      for (const [sourceId, seq] of cursors) this.s.advance.run(seq, retranslatorId, sourceId);
+      this.s.advance.run(JSON.stringify([...cursors]), retranslatorId);
       this.s.lastForwarded.run(lastFixTime, retranslatorId);
     })();
   }

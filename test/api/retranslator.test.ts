@@ -35,6 +35,8 @@ describe('retranslator/protocol/list', () => {
     expect(byName['Wialon IPS 1.1'].id).toBe(2);
     expect(byName['JSON over HTTP']).toMatchObject({ has_login: true, has_password: true, required_login: false, address_is_url: true });
     for (const name of ['OsmAnd HTTP (GET query)', 'OsmAnd HTTP (form POST)', 'MQTT 3.1.1', 'MQTT 5']) expect(byName[name], name).toBeDefined();
+    expect(byName.EGTS).toMatchObject({ id: 8, has_login: true, has_password: false, required_login: true, required_password: false, address_is_url: false, default_port: 5162 });
+    expect(byName['Wialon Retranslator']).toEqual({ id: 9, name: 'Wialon Retranslator', has_login: false, has_password: false, required_login: false, required_password: false, fake_device_id_pattern: '^[!-~]{1,64}$', address_is_url: false, default_port: 20163 });
     expect(new Set(r.body.list.map((p: any) => p.id)).size).toBe(r.body.list.length);
   });
 });
@@ -117,6 +119,50 @@ describe('create, list, update, delete', () => {
     const r = await s.call('retranslator/create', { hash: u.hash, retranslator: wialon() });
     expect(r.body.status.code).toBe(268);
     expect(count('retranslators')).toBe(before);
+  });
+});
+
+describe('required login (EGTS: the dispatcher id)', () => {
+  const egts = (o: Record<string, unknown> = {}) => ({ name: 'Gov EGTS', protocol_id: 8, address: 'egts.example.com', port: 30000 + n++, login: '4242', enabled: false, ...o });
+
+  it('7 naming retranslator.login when the login the protocol requires is empty or left out, on create and update; nothing stored', async () => {
+    const before = count('retranslators');
+    for (const r of [egts({ login: '' }), egts({ login: undefined }), egts({ login: 'dispatcher' }), egts({ login: '4294967296' })]) {
+      const res = await s.call('retranslator/create', { hash: ann.hash, retranslator: r });
+      expect(res.body.status?.code, JSON.stringify(r)).toBe(7);
+      expect(res.body.status.description).toContain('retranslator.login');
+    }
+    expect(count('retranslators')).toBe(before);
+    const id = await create(egts());
+    const u = await s.call('retranslator/update', { hash: ann.hash, retranslator: { id, ...egts({ login: '' }) } });
+    expect(u.body.status.code).toBe(7);
+    expect(u.body.status.description).toContain('retranslator.login');
+    // the same over a form body: the login member missing altogether
+    const body = new URLSearchParams({ hash: ann.hash, retranslator: JSON.stringify({ id, name: 'x', protocol_id: 8, address: 'h', port: 1 }) }).toString();
+    const form = await s.call('retranslator/update', {}, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(form.body.status?.code).toBe(7);
+    expect((await list()).find((x) => x.id === id)).toMatchObject({ name: 'Gov EGTS', login: '4242' });
+  });
+
+  it('242 when the forwarded identity is not a 32-bit number: a fake id, or the device id of a tracker bound without one', async () => {
+    const rid = await create(egts());
+    const imeiTracker = s.addTracker(ann.id, `35391${n++}0000000`);
+    const numeric = s.addTracker(ann.id, String(700000 + n++));
+    const before = count('retranslator_bindings');
+    for (const fake of [undefined, 'abc', '4294967296', '-1', '1.5']) {
+      const r = await s.call('tracker/retranslator/bind', { hash: ann.hash, tracker_id: imeiTracker, retranslator_id: rid, fake_device_id: fake });
+      expect(r.body.status?.code, String(fake)).toBe(242);
+      expect(r.body.pattern).toEqual(expect.any(String));
+    }
+    expect(count('retranslator_bindings')).toBe(before);
+    expect((await s.call('tracker/retranslator/bind', { hash: ann.hash, tracker_id: imeiTracker, retranslator_id: rid, fake_device_id: '4294967295' })).body).toEqual({ success: true });
+    expect((await s.call('tracker/retranslator/bind', { hash: ann.hash, tracker_id: numeric, retranslator_id: rid })).body).toEqual({ success: true });
+    // a Wialon IPS retranslator with an IMEI-bound tracker cannot become EGTS
+    const w = await create(wialon());
+    await s.call('tracker/retranslator/bind', { hash: ann.hash, tracker_id: imeiTracker, retranslator_id: w });
+    const u = await s.call('retranslator/update', { hash: ann.hash, retranslator: { id: w, ...egts() } });
+    expect(u.body.status.code).toBe(242);
+    expect((await list()).find((x) => x.id === w).protocol_id).toBe(1);
   });
 });
 

@@ -72,10 +72,11 @@ describe('Wialon IPS 2.0', () => {
     await t.send([{ time: T0 - 3600_000, lat: 50, lng: 30 }]);
     await waitFor('late fix', () => rx.units('CAR-1').length === 61);
     expect(rx.units('CAR-1')[60].time).toBe(T0 - 3600_000);
-    // The status is sampled (every 250 ms): wait until it shows the caught-up connection.
+    // The status is sampled (every 250 ms, the backlog every second): a sample taken before the late fix
+    // may still show backlog 0. Wait until it shows the late fix acknowledged.
     const st = await waitFor('status', async () => {
       const now = await status(rid);
-      return now.backlog === 0 && now.connected ? now : null;
+      return now.backlog === 0 && now.connected && now.last_forwarded === '2026-11-20 07:00:00' ? now : null;
     });
     expect(st).toMatchObject({ connected: true, backlog: 0, last_error: null, last_forwarded: '2026-11-20 07:00:00' });
   });

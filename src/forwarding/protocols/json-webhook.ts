@@ -59,7 +59,7 @@ export const jsonWebhook: ForwardProtocol = {
   url: true,
   defaultPort: 443,
   sessions: 'shared',
-  batch: 1000,
+  batch: 2000,
   async open(target: Target, _deviceId: string | undefined, opts: OpenOptions): Promise<Session> {
     const headers = authHeaders(target);
     return {

@@ -22,6 +22,7 @@ function protocol(id: number, version: 4 | 5): ForwardProtocol {
     fakeDeviceIdPattern: '^[^/+#\\s]{1,64}$',
     defaultPort: 1883,
     sessions: 'shared',
+    ordered: true,
     batch: 1000,
     async open(target: Target, _deviceId: string | undefined, opts: OpenOptions): Promise<Session> {
       const client = await mqtt.connectAsync({
