@@ -22,6 +22,8 @@ import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
 import { ReportQueue } from './reports/queue.ts';
+import { ReportScheduleRunner } from './reports/schedule-runner.ts';
+import { directReportFiles } from './reports/files.ts';
 import { readFileSync } from 'node:fs';
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
@@ -103,6 +105,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Task schedules create their tasks ahead of time (docs/schedules.md).
   const taskSchedules = new TaskScheduleRunner(services, (msg, error) => api.log.error({ err: error }, msg));
   taskSchedules.start();
+  // Report schedules queue their reports and mail them once ready (docs/schedules.md).
+  const reportSchedules = new ReportScheduleRunner({ ...services, reports, reportFiles: (services as Services).reportFiles ?? directReportFiles }, (msg, error) => api.log.error({ err: error }, msg));
+  reportSchedules.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -126,6 +131,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await apiClosed;
       await fileSweeper.stop();
       await taskSchedules.stop();
+      await reportSchedules.stop();
       await reports.close(Math.max(1000, until - Date.now()));
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();

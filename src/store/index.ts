@@ -20,6 +20,7 @@ import { EmployeeStore } from './employees.ts';
 import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TaskScheduleStore } from './task-schedules.ts';
+import { ReportScheduleStore } from './report-schedules.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
 import { FieldAppStore } from './field-app.ts';
@@ -68,6 +69,7 @@ export interface Store {
   /** Tracker reports and what their plugins read (docs/reports.md). */
   reports: ReportStore;
   reportData: ReportDataStore;
+  reportSchedules: ReportScheduleStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -152,6 +154,7 @@ export function openStore(file: string): Store {
     ops: new OpsStore(db),
     reports: new ReportStore(db),
     reportData: new ReportDataStore(db),
+    reportSchedules: new ReportScheduleStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

@@ -1,0 +1,43 @@
+/**
+ * Runs the report schedules (src/reports/schedules.ts): once at start (the latest period missed while
+ * the server was down, and reports left unmailed by a crash) and then every minute, so a report is
+ * queued within a minute of its run time and mailed within a minute of being ready. The clock is
+ * the injected `now`, so tests drive `tick()` with their own.
+ */
+import { schedule, type ScheduledTask } from 'node-cron';
+import { mailReady, queueDue, type ScheduleDeps } from './schedules.ts';
+
+export class ReportScheduleRunner {
+  private job: ScheduledTask | undefined;
+
+  constructor(
+    private deps: ScheduleDeps,
+    private onError: (message: string, error: unknown) => void,
+  ) {}
+
+  start(expression = '* * * * *'): void {
+    void this.tick();
+    this.job = schedule(expression, () => this.tick(), { noOverlap: true });
+  }
+
+  /** Queue what is due by the injected clock's now, then mail what is ready. Never throws. */
+  async tick(): Promise<{ queued: number[]; mailed: number[] }> {
+    let queued: number[] = [];
+    try {
+      queued = queueDue(this.deps, this.deps.now());
+    } catch (e) {
+      this.onError('report schedules: queueing failed', e);
+    }
+    try {
+      return { queued, mailed: await mailReady(this.deps) };
+    } catch (e) {
+      this.onError('report schedules: mailing failed', e);
+      return { queued, mailed: [] };
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.job?.destroy();
+    this.job = undefined;
+  }
+}
