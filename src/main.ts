@@ -44,6 +44,7 @@ export interface Running {
   telemetry: TelemetryScheduler;
   forwarding: ForwardingService;
   reports: ReportQueue;
+  reportSchedules: ReportScheduleRunner;
   close(): Promise<void>;
 }
 
@@ -118,6 +119,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     telemetry,
     forwarding,
     reports,
+    reportSchedules,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).

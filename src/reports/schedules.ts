@@ -162,7 +162,7 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
       const tz = user?.time_zone ?? 'UTC';
       const from = formatDateTime(r.from_time, tz).slice(0, 10);
       const last = formatDateTime(r.to_time - 1, tz).slice(0, 10);
-      const period = from === last ? from : `${from} – ${last}`;
+      const period = from === last ? from : `${from}..${last}`;
       await deps.mailer.send({
         to: (JSON.parse(s.recipients) as string[]).join(', '),
         subject: `${r.title}: ${period}`,
