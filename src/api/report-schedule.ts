@@ -25,7 +25,7 @@ const scheduleInput = generateParams.omit({ from: true, to: true }).extend({
 type ScheduleInput = z.infer<typeof scheduleInput>;
 
 /** Check a schedule as report/tracker/generate checks a request (7, 222, 211, 217, 236) and give the row to write. */
-function draft(services: Services, owner: UserRow, user: UserRow, s: ScheduleInput): ReportScheduleDraft {
+function draft(services: Services, owner: UserRow, s: ScheduleInput): ReportScheduleDraft {
   const { plugin, object } = checkPlugin(s.plugin, 'schedule.plugin');
   if (!s.trackers === !s.employees) throw invalidParams([{ parameter: `schedule.${s.trackers ? 'employees' : 'trackers'}`, error: 'give either trackers or employees' }]);
   checkSpan(services, owner, plugin, PERIOD_DAYS[s.period] * 86_400_000);
@@ -44,7 +44,7 @@ function draft(services: Services, owner: UserRow, user: UserRow, s: ScheduleInp
     recipients: JSON.stringify([...new Set(s.recipients.map((r) => r.trim()))]),
     enabled: s.enabled ? 1 : 0,
     // The period already due counts as done: the first report comes at the next run time.
-    last_period: duePeriod(s.period, s.run_time, services.now(), user.time_zone).start,
+    last_period: duePeriod(s.period, s.run_time, services.now(), owner.time_zone).start,
   };
 }
 
@@ -77,7 +77,7 @@ const create = defineCall({
   params: z.object({ schedule: scheduleInput }),
   handler({ services, owner, user, params }) {
     if (services.store.reportSchedules.count(owner.id) >= MAX_REPORT_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_REPORT_SCHEDULES} report schedules`);
-    const d = draft(services, owner, user, params.schedule);
+    const d = draft(services, owner, params.schedule);
     return { id: services.store.reportSchedules.create(owner.id, user.id, d, services.now()) };
   },
 });
@@ -87,10 +87,10 @@ const update = defineCall({
   summary: 'Replace a report schedule (identified by schedule.id); reports already queued stay.',
   right: 'reports',
   params: z.object({ schedule: scheduleInput.extend({ id }) }),
-  handler({ services, owner, user, params }) {
+  handler({ services, owner, params }) {
     const old = services.store.reportSchedules.get(owner.id, params.schedule.id);
     if (!old) throw notFound(params.schedule.id);
-    const d = draft(services, owner, user, params.schedule);
+    const d = draft(services, owner, params.schedule);
     // Same period kind: keep what was already queued; another kind starts from its next run.
     if (old.period === d.period && old.last_period !== null && old.last_period > d.last_period!) d.last_period = old.last_period;
     services.store.reportSchedules.update(owner.id, params.schedule.id, d, services.now());

@@ -108,8 +108,11 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
   const queued: number[] = [];
   for (const s of store.reportSchedules.enabled()) {
     const user = store.users.get(s.user_id);
-    if (!user) continue;
-    const p = duePeriod(s.period, s.run_time, now, user.time_zone);
+    const owner = store.users.get(s.owner_id);
+    if (!user || !owner) continue;
+    // Days and run time in the owner's time zone, as task schedules; language and units the user's.
+    const tz = owner.time_zone;
+    const p = duePeriod(s.period, s.run_time, now, tz);
     if (s.last_period !== null && s.last_period >= p.start) continue;
     const plugin = JSON.parse(s.plugin) as StoredParams['plugin'];
     let reportId: number | null = null;
@@ -123,7 +126,7 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
           ...(s.employees ? { employees: JSON.parse(s.employees) as number[] } : {}),
           plugin,
           time_filter: s.time_filter ? JSON.parse(s.time_filter) : null,
-          locale_info: { locale: user.locale, time_zone: user.time_zone, measurement_system: user.measurement_system as MeasurementSystem },
+          locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
         };
         const title = s.title ?? word(user.locale, `title.${plugin.plugin_id}` as Word);
         reportId = store.reports.create({ ownerId: s.owner_id, userId: s.user_id, pluginId: plugin.plugin_id, title, created: now, from: p.from, to: p.to, params: JSON.stringify(params) });
@@ -155,11 +158,11 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
       continue;
     }
     if (r.state !== 'ready') continue;
-    const user = store.users.get(s.user_id);
+    const owner = store.users.get(s.owner_id);
     try {
       const report = JSON.parse(gunzipSync(store.reports.body(s.owner_id, reportId)!).toString('utf8')) as ReportBody;
       const file = await deps.reportFiles.render(s.format, report, { headless: false });
-      const tz = user?.time_zone ?? 'UTC';
+      const tz = owner?.time_zone ?? 'UTC';
       const from = formatDateTime(r.from_time, tz).slice(0, 10);
       const last = formatDateTime(r.to_time - 1, tz).slice(0, 10);
       const period = from === last ? from : `${from}..${last}`;
