@@ -91,8 +91,9 @@ const update = defineCall({
     const old = services.store.reportSchedules.get(owner.id, params.schedule.id);
     if (!old) throw notFound(params.schedule.id);
     const d = draft(services, owner, params.schedule);
-    // Same period kind: keep what was already queued; another kind starts from its next run.
-    if (old.period === d.period && old.last_period !== null && old.last_period > d.last_period!) d.last_period = old.last_period;
+    // Same period kind: keep its progress (a period sent is never sent again, one not yet sent is sent
+    // at the new run time); another kind starts from its next run.
+    if (old.period === d.period && old.last_period !== null) d.last_period = old.last_period;
     services.store.reportSchedules.update(owner.id, params.schedule.id, d, services.now());
   },
 });

@@ -173,4 +173,45 @@ describe('report schedule runner', () => {
     expect(s.store.reportSchedules.get(ann.id, id)!.last_error).toMatch(/^the report of 2030-03-04 was not queued: List contains non-existent entities: trackers/);
     expect(await listed()).toHaveLength(0);
   });
+  it('a report deleted (or failed) before it was mailed is not mailed; last_error says so', async () => {
+    const id = await scheduleAt('2030-03-04 10:00:00', { period: 'previous_day', run_time: '07:30' });
+    const clock = { now: at('2030-03-05 08:00:00') };
+    const runner = runnerAt(clock);
+    const { queued } = await runner.tick();
+    expect(await s.running.reports.idle(20_000)).toBe(true);
+    expect((await s.call('report/tracker/delete', { hash: ann.hash, report_id: queued[0] })).body.success).toBe(true);
+    expect(await runner.tick()).toEqual({ queued: [], mailed: [] });
+    const row = s.store.reportSchedules.get(ann.id, id)!;
+    expect(row.last_error).toBe(`report ${queued[0]} was deleted before it was mailed`);
+    expect(row.report_id).toBeNull();
+    expect(emails()).toHaveLength(0);
+  });
+
+  it('a sub-user\'s schedule: the report is the sub-user\'s, in the owner\'s time zone', async () => {
+    const sub = await s.user('sub@example.com', { parent: 'ann@example.com', rights: ['reports'], timeZone: 'UTC' });
+    const r = await s.call('report/schedule/create', { hash: sub.hash, schedule: { plugin: { plugin_id: 4 }, trackers: [van], period: 'previous_day', run_time: '07:30', format: 'pdf', recipients: ['sub@example.com'] } });
+    expect(r.body.success).toBe(true);
+    s.sql.prepare('UPDATE report_schedules SET last_period = ? WHERE id = ?').run('2030-03-03', r.body.id);
+    const { queued } = await runnerAt({ now: at('2030-03-05 07:30:00') }).tick();
+    expect(queued).toHaveLength(1);
+    const row = s.store.reports.get(ann.id, queued[0])!;
+    expect(row.user_id).toBe(sub.id);
+    expect([row.from_time, row.to_time]).toEqual([at('2030-03-04 00:00:00'), at('2030-03-05 00:00:00')]);
+    expect((await s.call('report/schedule/list', { hash: ann.hash })).body.list.map((x: { id: number }) => x.id)).toEqual([r.body.id]);
+  });
+  it('update: a period already sent is not sent again; moving the run time earlier sends the one not sent yet', async () => {
+    const id = await scheduleAt('2030-03-04 10:00:00', { period: 'previous_day', run_time: '07:30' });
+    const clock = { now: at('2030-03-05 08:00:00') };
+    expect((await runnerAt(clock).tick()).queued).toHaveLength(1);
+    const update = (run_time: string) => s.call('report/schedule/update', { hash: ann.hash, schedule: { id, plugin: { plugin_id: 4 }, trackers: [van], period: 'previous_day', run_time, format: 'xlsx', recipients: ['a@example.com'] } });
+    expect((await update('06:00')).body.success).toBe(true);
+    expect((await runnerAt(clock).tick()).queued).toEqual([]);
+    // The next day at 09:00 with a run time of 20:00: not yet; moved to 08:00: sent at once.
+    clock.now = at('2030-03-06 09:00:00');
+    expect((await update('20:00')).body.success).toBe(true);
+    expect((await runnerAt(clock).tick()).queued).toEqual([]);
+    expect((await update('08:00')).body.success).toBe(true);
+    expect((await runnerAt(clock).tick()).queued).toHaveLength(1);
+    expect((await listed()).map(({ from }) => from)).toEqual(['2030-03-04 00:00:00', '2030-03-05 00:00:00']);
+  });
 });
