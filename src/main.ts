@@ -106,8 +106,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Task schedules create their tasks ahead of time (docs/schedules.md).
   const taskSchedules = new TaskScheduleRunner(services, (msg, error) => api.log.error({ err: error }, msg));
   taskSchedules.start();
-  // Report schedules queue their reports and mail them once ready (docs/schedules.md).
-  const reportSchedules = new ReportScheduleRunner({ ...services, reports, reportFiles: (services as Services).reportFiles ?? directReportFiles }, (msg, error) => api.log.error({ err: error }, msg));
+  // Report schedules queue their reports and mail them once ready (docs/schedules.md); files are
+  // rendered by whatever ReportFiles the services hold when the mail goes.
+  const reportSchedules = new ReportScheduleRunner({ ...services, reports, reportFiles: { render: (...a) => ((services as Services).reportFiles ?? directReportFiles).render(...a) } }, (msg, error) => api.log.error({ err: error }, msg));
   reportSchedules.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);

@@ -9,6 +9,8 @@ import { mailReady, queueDue, type ScheduleDeps } from './schedules.ts';
 
 export class ReportScheduleRunner {
   private job: ScheduledTask | undefined;
+  /** A round in progress: the start round and a cron round never overlap (a report is mailed once). */
+  private busy = false;
 
   constructor(
     private deps: ScheduleDeps,
@@ -22,6 +24,16 @@ export class ReportScheduleRunner {
 
   /** Queue what is due by the injected clock's now, then mail what is ready. Never throws. */
   async tick(): Promise<{ queued: number[]; mailed: number[] }> {
+    if (this.busy) return { queued: [], mailed: [] };
+    this.busy = true;
+    try {
+      return await this.round();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async round(): Promise<{ queued: number[]; mailed: number[] }> {
     let queued: number[] = [];
     try {
       queued = queueDue(this.deps, this.deps.now());

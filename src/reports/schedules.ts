@@ -9,7 +9,8 @@
  * between ready and mail mails it at the next round (a crash after the mail and before the write may
  * send it twice; losing it would be worse).
  */
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { DomainError } from '../core/errors.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -21,6 +22,8 @@ import type { MeasurementSystem, ReportBody } from './model.ts';
 import type { ReportRunner } from './queue.ts';
 import type { ReportFiles } from './render/index.ts';
 import { reportTrackers } from './request.ts';
+
+const unzip = promisify(gunzip);
 
 export interface ScheduleDeps {
   store: Store;
@@ -160,7 +163,7 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
     if (r.state !== 'ready') continue;
     const owner = store.users.get(s.owner_id);
     try {
-      const report = JSON.parse(gunzipSync(store.reports.body(s.owner_id, reportId)!).toString('utf8')) as ReportBody;
+      const report = JSON.parse((await unzip(store.reports.body(s.owner_id, reportId)!)).toString('utf8')) as ReportBody;
       const file = await deps.reportFiles.render(s.format, report, { headless: false });
       const tz = owner?.time_zone ?? 'UTC';
       const from = formatDateTime(r.from_time, tz).slice(0, 10);
