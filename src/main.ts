@@ -25,6 +25,7 @@ import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
 import { ReportQueue } from './reports/queue.ts';
 import { RetentionService } from './retention/retention.ts';
+import { ReportScheduleRunner } from './reports/schedule-runner.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -47,6 +48,7 @@ export interface Running {
   forwarding: ForwardingService;
   reports: ReportQueue;
   retention: RetentionService;
+  reportSchedules: ReportScheduleRunner;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Data older than each tracker's storage period goes, in small steps (docs/operations.md#retention).
   const retention = new RetentionService({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, (level, msg, data) => api.log[level](data ?? {}, msg));
   retention.start();
+  // Report schedules queue their reports and mail them once ready, rendered by the render pool (docs/schedules.md).
+  const reportSchedules = new ReportScheduleRunner({ ...services, reports }, (msg, error) => api.log.error({ err: error }, msg));
+  reportSchedules.start();
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {
@@ -126,6 +131,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     forwarding,
     reports,
     retention,
+    reportSchedules,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
       // (every frame already read is committed and acknowledged before its socket closes).
@@ -140,6 +146,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await apiClosed;
       await fileSweeper.stop();
       await taskSchedules.stop();
+      await reportSchedules.stop();
       await reports.close(Math.max(1000, until - Date.now()));
       await retention.stop();
       await telemetry.close(Math.max(1000, until - Date.now()));

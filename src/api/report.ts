@@ -14,7 +14,8 @@ import { inlineReportFiles } from '../reports/render/index.ts';
 import type { StoredParams } from '../reports/generate.ts';
 import { word, type Word } from '../reports/i18n.ts';
 import type { MeasurementSystem, ReportBody } from '../reports/model.ts';
-import { PLUGINS } from '../reports/plugins/index.ts';
+import { PLUGINS, type ReportPlugin } from '../reports/plugins/index.ts';
+import { reportTrackers } from '../reports/request.ts';
 import { isTimeOfDay } from '../reports/time-filter.ts';
 import type { ReportRow } from '../store/reports.ts';
 import type { UserRow } from '../store/users.ts';
@@ -25,9 +26,9 @@ import { id } from './schemas.ts';
 const unzip = promisify(gunzip);
 const DAY = 86_400_000;
 
-const timeOfDay = z.string().refine(isTimeOfDay, 'expected HH:mm or HH:mm:ss');
+export const timeOfDay = z.string().refine(isTimeOfDay, 'expected HH:mm or HH:mm:ss');
 
-const generateParams = z.object({
+export const generateParams = z.object({
   from: z.string(),
   to: z.string(),
   title: z.string().max(255).nullable().optional(),
@@ -45,22 +46,21 @@ function parseTime(v: string, parameter: string, tz: string): number {
   return ms;
 }
 
-/** The trackers the report is about: owned, live, not blocked (217), with reports in their tariff (236). */
-function reportTrackers(services: Services, owner: UserRow, q: { trackers?: number[]; employees?: number[] }): number[] {
-  const { store } = services;
-  let ids: number[];
-  if (q.employees) {
-    const unknown = q.employees.filter((e) => !store.employees.get(owner.id, e)?.tracker_id);
-    if (unknown.length) throw new DomainError(217, { ids: unknown }, `List contains non-existent entities: employees without a tracker or unknown: ${unknown.join(', ')}`);
-    ids = q.employees.map((e) => store.employees.get(owner.id, e)!.tracker_id!);
-  } else ids = q.trackers!;
-  ids = [...new Set(ids)];
-  const rows = ids.map((t) => store.trackers.get(owner.id, t));
-  const missing = ids.filter((_, k) => !rows[k] || rows[k]!.blocked);
-  if (missing.length) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
-  const noReports = rows.filter((t) => !store.tariffs.get(t!.tariff_id)?.has_reports).map((t) => t!.id);
-  if (noReports.length) throw new DomainError(236, { ids: noReports }, `Feature unavailable due to tariff restrictions: no reports for trackers ${noReports.join(', ')}`);
-  return ids;
+/** The plugin object of a report request: 222 for an unknown plugin, 7 naming `plugin.<member>`; answers it as stored. */
+export function checkPlugin(p: z.infer<typeof generateParams>['plugin'], prefix = 'plugin'): { plugin: ReportPlugin; object: StoredParams['plugin'] } {
+  const plugin = PLUGINS.get(p.plugin_id);
+  if (!plugin) throw new DomainError(222, {}, `Report plugin not found: ${p.plugin_id}`);
+  const { plugin_id, show_seconds, hide_empty_tabs, ...own } = p;
+  const parsed = plugin.params.safeParse(own);
+  if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, own).map((e) => ({ ...e, parameter: `${prefix}.${e.parameter}` })));
+  return { plugin, object: { plugin_id, show_seconds, hide_empty_tabs, ...(parsed.data as Record<string, unknown>) } };
+}
+
+/** 211 with `max_time_span` when a period of `span` ms is longer than the tariff or the plugin allows. */
+export function checkSpan(services: Services, owner: UserRow, plugin: ReportPlugin, span: number): void {
+  const tariffDays = services.store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
+  const maxDays = Math.min(tariffDays, plugin.maxSpanDays ?? Infinity);
+  if (span > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
 }
 
 const generate = defineCall({
@@ -70,28 +70,22 @@ const generate = defineCall({
   params: generateParams,
   handler({ services, owner, user, params: q }) {
     const { store, config, now } = services;
-    const plugin = PLUGINS.get(q.plugin.plugin_id);
-    if (!plugin) throw new DomainError(222, {}, `Report plugin not found: ${q.plugin.plugin_id}`);
-    const { plugin_id, show_seconds, hide_empty_tabs, ...own } = q.plugin;
-    const parsed = plugin.params.safeParse(own);
-    if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, own).map((e) => ({ ...e, parameter: `plugin.${e.parameter}` })));
+    const { plugin, object } = checkPlugin(q.plugin);
     const tz = user.time_zone;
     const from = parseTime(q.from, 'from', tz);
     const to = parseTime(q.to, 'to', tz);
     if (to <= from) throw invalidParams([{ parameter: 'to', error: 'must be after from' }]);
     if (!q.trackers === !q.employees) throw invalidParams([{ parameter: q.trackers ? 'employees' : 'trackers', error: 'give either trackers or employees' }]);
-    const tariffDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
-    const maxDays = Math.min(tariffDays, plugin.maxSpanDays ?? Infinity);
-    if (to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
-    const trackers = reportTrackers(services, owner, q);
-    plugin.check?.(store, owner.id, parsed.data);
+    checkSpan(services, owner, plugin, to - from);
+    const trackers = reportTrackers(store, owner.id, q);
+    plugin.check?.(store, owner.id, object);
     const active = store.reports.activeCount(user.id);
     if (active >= config.reports.perUser) throw new DomainError(15, {}, `Too many requests: ${active} reports are being generated for this user (at most ${config.reports.perUser} at once)`);
     const params: StoredParams = {
       geocoder: q.geocoder ?? user.default_geocoder,
       trackers,
       ...(q.employees ? { employees: q.employees } : {}),
-      plugin: { plugin_id, show_seconds, hide_empty_tabs, ...(parsed.data as Record<string, unknown>) },
+      plugin: object,
       time_filter: q.time_filter ?? null,
       locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
     };

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export interface Mail {
+  /** One address, or several separated by commas. */
   to: string;
   subject: string;
   text: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface Mailer {
@@ -22,14 +24,14 @@ export function createMailer(cfg: { smtpUrl: string | null; from: string; outbox
     const transport = nodemailer.createTransport(cfg.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: cfg.from, to: m.to, subject: m.subject, text: m.text });
+        await transport.sendMail({ from: cfg.from, to: m.to, subject: m.subject, text: m.text, attachments: m.attachments });
       },
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(m) {
-      const info = await transport.sendMail({ from: cfg.from, to: m.to, subject: m.subject, text: m.text });
+      const info = await transport.sendMail({ from: cfg.from, to: m.to, subject: m.subject, text: m.text, attachments: m.attachments });
       mkdirSync(cfg.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`;
       writeFileSync(join(cfg.outboxDir, name), info.message as Buffer);

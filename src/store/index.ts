@@ -20,6 +20,7 @@ import { EmployeeStore } from './employees.ts';
 import { DepartmentStore } from './departments.ts';
 import { TaskStore } from './tasks.ts';
 import { TaskScheduleStore } from './task-schedules.ts';
+import { ReportScheduleStore } from './report-schedules.ts';
 import { TrackStore } from './tracks.ts';
 import { StatusStore } from './statuses.ts';
 import { FieldAppStore } from './field-app.ts';
@@ -74,6 +75,7 @@ export interface Store {
   retention: RetentionStore;
   /** The event log (docs/events.md). */
   events: EventStore;
+  reportSchedules: ReportScheduleStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -160,6 +162,7 @@ export function openStore(file: string): Store {
     reportData: new ReportDataStore(db),
     retention: new RetentionStore(db),
     events: new EventStore(db),
+    reportSchedules: new ReportScheduleStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

@@ -188,6 +188,16 @@ export interface ReportTaskRow {
   completion_date: number | null;
 }
 
+/** A form attached to a task, as plugin 70 counts it. */
+export interface ReportFormRow {
+  template_id: number | null;
+  label: string;
+  template_label: string | null;
+  submitted: number | null;
+  from_time: number;
+  to_time: number | null;
+}
+
 /** A work status change: the status from `changed` on (null: none); label null once the status is deleted. */
 export interface ReportStatusRow {
   changed: number;
@@ -205,6 +215,7 @@ export class ReportDataStore {
   private visitsStmt;
   private fixesStmt;
   private stepsStmt;
+  private formsStmt;
 
   constructor(db: DB) {
     this.checkinsStmt = db.prepare<[number, number, number], ReportCheckinRow>(
@@ -227,6 +238,10 @@ export class ReportDataStore {
     this.visitsStmt = db.prepare<[number, number, number], VisitRow>(
       `SELECT geo_id, enter_time, exit_time FROM visits WHERE source_id = ? AND kind = 'zone' AND enter_time <= ? AND (exit_time IS NULL OR exit_time >= ?) ORDER BY enter_time, geo_id`,
     );
+    this.formsStmt = db.prepare<[number, number, number], ReportFormRow>(
+      `SELECT f.template_id, f.label, (SELECT ft.label FROM form_templates ft WHERE ft.id = f.template_id) AS template_label, COALESCE(f.first_submitted, f.submitted) AS submitted, t.from_time, t.to_time
+       FROM forms f JOIN tasks t ON t.id = f.task_id WHERE t.tracker_id = ? AND t.from_time BETWEEN ? AND ? ORDER BY t.from_time, f.id`,
+    );
     this.fixesStmt = db.prepare<[number, number, number], ReportFixRow>('SELECT time, lat, lng, alt, speed, satellites, flags, attrs FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? ORDER BY time');
     this.stepsStmt = db.prepare<[number, number, number], { time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }>(
       'SELECT time, speed, flags, lat, lng FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? ORDER BY time',
@@ -236,6 +251,10 @@ export class ReportDataStore {
   /** Check-ins of the tracker in [from, to], in time order, with the employee's name and the form's label. */
   checkins(trackerId: number, from: number, to: number): ReportCheckinRow[] {
     return this.checkinsStmt.all(trackerId, from, to);
+  }
+  /** Forms on the tracker's tasks (and checkpoints) starting in [from, to], with the template's current label; `submitted` is the first submission (a later correction is not lateness). */
+  taskForms(trackerId: number, from: number, to: number): ReportFormRow[] {
+    return this.formsStmt.all(trackerId, from, to);
   }
   /** Tasks and checkpoints of the tracker starting in [from, to], in time order. */
   tasks(trackerId: number, from: number, to: number): ReportTaskRow[] {

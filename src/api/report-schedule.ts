@@ -1,0 +1,112 @@
+/**
+ * Report schedules (ours, issue 12; docs/schedules.md "Report schedules"): a report request of
+ * report/tracker/generate (checked the same way, with the same errors) plus a period, a run time,
+ * a file format and recipients; src/reports/schedule-runner.ts queues and mails it. Right `reports`.
+ */
+import { z } from 'zod';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { duePeriod, MAX_REPORT_SCHEDULES, PERIOD_DAYS, reportScheduleView } from '../reports/schedules.ts';
+import { reportTrackers } from '../reports/request.ts';
+import type { ReportScheduleDraft } from '../store/report-schedules.ts';
+import type { UserRow } from '../store/users.ts';
+import { defineCall, type Services } from './kernel.ts';
+import { checkPlugin, checkSpan, generateParams } from './report.ts';
+import { id } from './schemas.ts';
+
+const notFound = (scheduleId: number) => new DomainError(201, {}, `Not found in the database: report schedule ${scheduleId}`);
+
+const scheduleInput = generateParams.omit({ from: true, to: true }).extend({
+  period: z.enum(['previous_day', 'previous_week', 'previous_month']),
+  run_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:mm'),
+  format: z.enum(['xlsx', 'pdf']),
+  recipients: z.array(z.email()).min(1).max(20),
+  enabled: z.boolean().default(true),
+});
+type ScheduleInput = z.infer<typeof scheduleInput>;
+
+/** Check a schedule as report/tracker/generate checks a request (7, 222, 211, 217, 236) and give the row to write. */
+function draft(services: Services, owner: UserRow, s: ScheduleInput): ReportScheduleDraft {
+  const { plugin, object } = checkPlugin(s.plugin, 'schedule.plugin');
+  if (!s.trackers === !s.employees) throw invalidParams([{ parameter: `schedule.${s.trackers ? 'employees' : 'trackers'}`, error: 'give either trackers or employees' }]);
+  checkSpan(services, owner, plugin, PERIOD_DAYS[s.period] * 86_400_000);
+  reportTrackers(services.store, owner.id, s);
+  plugin.check?.(services.store, owner.id, object);
+  return {
+    title: s.title ?? null,
+    plugin: JSON.stringify(object),
+    trackers: s.trackers ? JSON.stringify(s.trackers) : null,
+    employees: s.employees ? JSON.stringify(s.employees) : null,
+    time_filter: s.time_filter ? JSON.stringify(s.time_filter) : null,
+    geocoder: s.geocoder ?? null,
+    period: s.period,
+    run_time: s.run_time,
+    format: s.format,
+    recipients: JSON.stringify([...new Set(s.recipients.map((r) => r.trim()))]),
+    enabled: s.enabled ? 1 : 0,
+    // The period already due counts as done: the first report comes at the next run time.
+    last_period: duePeriod(s.period, s.run_time, services.now(), owner.time_zone).start,
+  };
+}
+
+const list = defineCall({
+  path: 'report/schedule/list',
+  summary: "The user's report schedules.",
+  right: 'reports',
+  params: z.object({}),
+  handler({ services, owner, user }) {
+    return { list: services.store.reportSchedules.list(owner.id).map((s) => reportScheduleView(s, user.time_zone)) };
+  },
+});
+
+const read = defineCall({
+  path: 'report/schedule/read',
+  summary: 'One report schedule.',
+  right: 'reports',
+  params: z.object({ schedule_id: id }),
+  handler({ services, owner, user, params }) {
+    const s = services.store.reportSchedules.get(owner.id, params.schedule_id);
+    if (!s) throw notFound(params.schedule_id);
+    return { value: reportScheduleView(s, user.time_zone) };
+  },
+});
+
+const create = defineCall({
+  path: 'report/schedule/create',
+  summary: 'Create a report schedule: the report of the previous day, week or month, queued at run_time and mailed to the recipients; answers its id.',
+  right: 'reports',
+  params: z.object({ schedule: scheduleInput }),
+  handler({ services, owner, user, params }) {
+    if (services.store.reportSchedules.count(owner.id) >= MAX_REPORT_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_REPORT_SCHEDULES} report schedules`);
+    const d = draft(services, owner, params.schedule);
+    return { id: services.store.reportSchedules.create(owner.id, user.id, d, services.now()) };
+  },
+});
+
+const update = defineCall({
+  path: 'report/schedule/update',
+  summary: 'Replace a report schedule (identified by schedule.id); reports already queued stay.',
+  right: 'reports',
+  params: z.object({ schedule: scheduleInput.extend({ id }) }),
+  handler({ services, owner, params }) {
+    const old = services.store.reportSchedules.get(owner.id, params.schedule.id);
+    if (!old) throw notFound(params.schedule.id);
+    const d = draft(services, owner, params.schedule);
+    // Same period kind: keep its progress (a period sent is never sent again, one not yet sent is sent
+    // at the new run time); another kind starts from its next run.
+    if (old.period === d.period && old.last_period !== null) d.last_period = old.last_period;
+    services.store.reportSchedules.update(owner.id, params.schedule.id, d, services.now());
+  },
+});
+
+const remove = defineCall({
+  path: 'report/schedule/delete',
+  summary: 'Delete a report schedule; the reports it queued stay in report/tracker/list.',
+  right: 'reports',
+  params: z.object({ schedule_id: id }),
+  handler({ services, owner, params }) {
+    if (!services.store.reportSchedules.get(owner.id, params.schedule_id)) throw notFound(params.schedule_id);
+    services.store.reportSchedules.delete(owner.id, params.schedule_id);
+  },
+});
+
+export const reportScheduleCalls = [list, read, create, update, remove];

@@ -1,0 +1,187 @@
+/**
+ * Report schedules (ours, issue 12; docs/schedules.md "Report schedules"): a report request that is
+ * queued for the previous day, week (Monday..Sunday) or calendar month once its run time has passed
+ * in the user's time zone, through the same queue as report/tracker/generate, and mailed once ready.
+ *
+ * Queueing is at most once per period: the period is written in the same transaction as the report
+ * row. Only the latest due period is queued, so a server down for days sends one report after start.
+ * Mailing is at least once: the schedule keeps the report's id until the mail went out, so a crash
+ * between ready and mail mails it at the next round (a crash after the mail and before the write may
+ * send it twice; losing it would be worse).
+ */
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { DomainError } from '../core/errors.ts';
+import { formatDateTime, parseDateTime } from '../core/time.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Store } from '../store/index.ts';
+import type { ReportPeriod, ReportScheduleRow } from '../store/report-schedules.ts';
+import type { StoredParams } from './generate.ts';
+import { word, type Word } from './i18n.ts';
+import type { MeasurementSystem, ReportBody } from './model.ts';
+import type { ReportRunner } from './queue.ts';
+import type { ReportFiles } from './render/index.ts';
+import { reportTrackers } from './request.ts';
+
+const unzip = promisify(gunzip);
+
+export interface ScheduleDeps {
+  store: Store;
+  mailer: Mailer;
+  reportFiles: ReportFiles;
+  reports?: ReportRunner;
+  now: () => number;
+}
+
+/** Schedules per user (268 beyond). */
+export const MAX_REPORT_SCHEDULES = 100;
+/** Mail tries of one report before the schedule gives up on it (last_error says why). */
+export const MAX_MAIL_ATTEMPTS = 5;
+/** The longest each period can be, days (checked against the tariff's and plugin's max time span). */
+export const PERIOD_DAYS: Record<ReportPeriod, number> = { previous_day: 1, previous_week: 7, previous_month: 31 };
+
+/** yyyy-MM-dd `n` days after `day` (calendar arithmetic). */
+function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+function addMonths(day: string, n: number): string {
+  const [y, m] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1 + n, 1)).toISOString().slice(0, 10);
+}
+
+/** The instant of `HH:mm` on a day in the zone. */
+function runAt(day: string, runTime: string, tz: string): number {
+  return parseDateTime(`${day} ${runTime}:00`, tz)!;
+}
+
+/**
+ * The latest period whose run moment is not after `now`: its first and next-after-last day
+ * (yyyy-MM-dd, in the zone) and its instants [from, to).
+ */
+export function duePeriod(period: ReportPeriod, runTime: string, now: number, tz: string): { start: string; end: string; from: number; to: number } {
+  const today = formatDateTime(now, tz).slice(0, 10);
+  let end: string;
+  let start: string;
+  if (period === 'previous_day') {
+    end = now >= runAt(today, runTime, tz) ? today : addDays(today, -1);
+    start = addDays(end, -1);
+  } else if (period === 'previous_week') {
+    const [y, m, d] = today.split('-').map(Number);
+    const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
+    end = addDays(today, 1 - weekday);
+    if (end === today && now < runAt(today, runTime, tz)) end = addDays(end, -7);
+    start = addDays(end, -7);
+  } else {
+    end = `${today.slice(0, 8)}01`;
+    if (end === today && now < runAt(today, runTime, tz)) end = addMonths(end, -1);
+    start = addMonths(end, -1);
+  }
+  return { start, end, from: parseDateTime(`${start} 00:00:00`, tz)!, to: parseDateTime(`${end} 00:00:00`, tz)! };
+}
+
+/** The schedule object the API answers. */
+export function reportScheduleView(r: ReportScheduleRow, tz: string) {
+  return {
+    id: r.id,
+    title: r.title,
+    plugin: JSON.parse(r.plugin),
+    ...(r.employees ? { employees: JSON.parse(r.employees) as number[] } : { trackers: JSON.parse(r.trackers!) as number[] }),
+    time_filter: r.time_filter ? JSON.parse(r.time_filter) : null,
+    geocoder: r.geocoder,
+    period: r.period,
+    run_time: r.run_time,
+    format: r.format,
+    recipients: JSON.parse(r.recipients) as string[],
+    enabled: r.enabled === 1,
+    last_run: r.last_run === null ? null : formatDateTime(r.last_run, tz),
+    last_error: r.last_error,
+    created: formatDateTime(r.created, tz),
+    updated: formatDateTime(r.updated, tz),
+  };
+}
+
+/**
+ * Queue the report of every enabled schedule whose latest due period was not queued yet. A request
+ * no longer valid (a tracker gone, reports left the tariff) skips the period with last_error set.
+ * Answers the reports queued.
+ */
+export function queueDue(deps: ScheduleDeps, now: number): number[] {
+  const { store } = deps;
+  const queued: number[] = [];
+  for (const s of store.reportSchedules.enabled()) {
+    const user = store.users.get(s.user_id);
+    const owner = store.users.get(s.owner_id);
+    if (!user || !owner) continue;
+    // Days and run time in the owner's time zone, as task schedules; language and units the user's.
+    const tz = owner.time_zone;
+    const p = duePeriod(s.period, s.run_time, now, tz);
+    if (s.last_period !== null && s.last_period >= p.start) continue;
+    const plugin = JSON.parse(s.plugin) as StoredParams['plugin'];
+    let reportId: number | null = null;
+    let error: string | null = null;
+    store.transaction(() => {
+      try {
+        const trackers = reportTrackers(store, s.owner_id, { trackers: s.trackers ? JSON.parse(s.trackers) : undefined, employees: s.employees ? JSON.parse(s.employees) : undefined });
+        const params: StoredParams = {
+          geocoder: s.geocoder ?? user.default_geocoder,
+          trackers,
+          ...(s.employees ? { employees: JSON.parse(s.employees) as number[] } : {}),
+          plugin,
+          time_filter: s.time_filter ? JSON.parse(s.time_filter) : null,
+          locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
+        };
+        const title = s.title ?? word(user.locale, `title.${plugin.plugin_id}` as Word);
+        reportId = store.reports.create({ ownerId: s.owner_id, userId: s.user_id, pluginId: plugin.plugin_id, title, created: now, from: p.from, to: p.to, params: JSON.stringify(params) });
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        error = `the report of ${p.start} was not queued: ${(e as Error).message}`;
+      }
+      store.reportSchedules.queued(s.id, p.start, now, reportId, error);
+    });
+    if (reportId !== null) queued.push(reportId);
+  }
+  if (queued.length) deps.reports?.poke();
+  return queued;
+}
+
+/** Mail the reports of the schedules that became ready (or note those that failed). Answers the schedules mailed. */
+export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
+  const { store } = deps;
+  const mailed: number[] = [];
+  for (const s of store.reportSchedules.pending()) {
+    const reportId = s.report_id!;
+    const r = store.reports.get(s.owner_id, reportId);
+    if (!r) {
+      store.reportSchedules.done(s.id, reportId, `report ${reportId} was deleted before it was mailed`);
+      continue;
+    }
+    if (r.state === 'failed') {
+      store.reportSchedules.done(s.id, reportId, `report ${reportId} failed: ${r.error}`);
+      continue;
+    }
+    if (r.state !== 'ready') continue;
+    const owner = store.users.get(s.owner_id);
+    try {
+      const report = JSON.parse((await unzip(store.reports.body(s.owner_id, reportId)!)).toString('utf8')) as ReportBody;
+      const file = await deps.reportFiles.render(s.format, report, { headless: false });
+      const tz = owner?.time_zone ?? 'UTC';
+      const from = formatDateTime(r.from_time, tz).slice(0, 10);
+      const last = formatDateTime(r.to_time - 1, tz).slice(0, 10);
+      const period = from === last ? from : `${from}..${last}`;
+      await deps.mailer.send({
+        to: (JSON.parse(s.recipients) as string[]).join(', '),
+        subject: `${r.title}: ${period}`,
+        text: `${r.title}, ${period}: the report is attached.`,
+        attachments: [{ filename: `${r.title} ${period}.${file.extension}`, content: file.body, contentType: file.contentType }],
+      });
+      store.reportSchedules.done(s.id, reportId, null);
+      mailed.push(s.id);
+    } catch (e) {
+      const error = `report ${reportId} could not be mailed: ${(e as Error).message}`;
+      if (s.mail_attempts + 1 >= MAX_MAIL_ATTEMPTS) store.reportSchedules.done(s.id, reportId, `${error} (gave up after ${MAX_MAIL_ATTEMPTS} tries)`);
+      else store.reportSchedules.mailFailed(s.id, error);
+    }
+  }
+  return mailed;
+}
