@@ -174,3 +174,34 @@ describe('Wialon Retranslator', () => {
     expect((await s.call('tracker/retranslator/list', { hash: ann.hash, tracker_id: tid })).body.list).toEqual([]);
   });
 });
+
+describe('round trip into a second server through its Wialon Retranslator listener', () => {
+  it('the second server stores each forwarded tracker under its (fake) id, in order, with its parameters', async () => {
+    const b = await serverWithWialon({ FSM_RETRANSLATOR_PORT: '0' });
+    cleanups.push(() => b.close());
+    const bob = await b.user('bob@example.com');
+    const rid = await retranslator(b.running.gateway.ports.retranslator.tcp!);
+    const one = await boundTracker(rid, 'CAR-7');
+    const two = await boundTracker(rid);
+    b.addTracker(bob.id, 'CAR-7', { protocol: 'retranslator' });
+    b.addTracker(bob.id, two.deviceId, { protocol: 'retranslator' });
+    const f1 = track(T0, 25).map((f, i) => ({ ...f, params: `fuel:2:${i}.5,count:1:${i}` }));
+    const f2 = track(T0, 15, 200);
+    await Promise.all([one.t.send(f1), two.t.send(f2)]);
+    const rowsOf = (id: string, n: number) =>
+      waitFor(`${n} fixes of ${id} in B`, () => {
+        const r = b.sql.prepare('SELECT f.time, f.lat, f.lng, f.speed, f.attrs FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? ORDER BY f.time').all(id) as any[];
+        return r.length === n ? r : null;
+      });
+    const r1 = await rowsOf('CAR-7', 25);
+    const r2 = await rowsOf(two.deviceId, 15);
+    expect(times(r1)).toEqual(times(f1));
+    expect(times(r2)).toEqual(times(f2));
+    r1.forEach((r, i) => {
+      expect(r.lat).toBeCloseTo(f1[i].lat, 6);
+      expect(r.lng).toBeCloseTo(f1[i].lng, 6);
+      expect(r.speed).toBeCloseTo(f1[i].speed!, 1);
+      expect(JSON.parse(r.attrs)).toMatchObject({ fuel: i + 0.5, count: i });
+    });
+  });
+});
