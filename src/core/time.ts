@@ -89,3 +89,21 @@ export function isoDuration(ms: number): string {
   const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!d && !h && !m) ? `${s}S` : ''}`;
   return `P${d ? `${d}D` : ''}${time ? `T${time}` : ''}`;
 }
+
+/** The calendar day (`yyyy-MM-dd`) `n` days after `day`: calendar arithmetic, no zone involved. */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** The first day of the month `n` months after the month of `day`. */
+export function addMonths(day: string, n: number): string {
+  const [y, m] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1 + n, 1)).toISOString().slice(0, 10);
+}
+
+/** ISO weekday of a calendar day: Monday 1 .. Sunday 7. */
+export function isoWeekday(day: string): number {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
+}

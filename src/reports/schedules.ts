@@ -12,7 +12,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { DomainError } from '../core/errors.ts';
-import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { addDays, addMonths, formatDateTime, isoWeekday, parseDateTime } from '../core/time.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Store } from '../store/index.ts';
 import type { ReportPeriod, ReportScheduleRow } from '../store/report-schedules.ts';
@@ -40,16 +40,6 @@ export const MAX_MAIL_ATTEMPTS = 5;
 /** The longest each period can be, days (checked against the tariff's and plugin's max time span). */
 export const PERIOD_DAYS: Record<ReportPeriod, number> = { previous_day: 1, previous_week: 7, previous_month: 31 };
 
-/** yyyy-MM-dd `n` days after `day` (calendar arithmetic). */
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-function addMonths(day: string, n: number): string {
-  const [y, m] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1 + n, 1)).toISOString().slice(0, 10);
-}
-
 /** The instant of `HH:mm` on a day in the zone. */
 function runAt(day: string, runTime: string, tz: string): number {
   return parseDateTime(`${day} ${runTime}:00`, tz)!;
@@ -67,9 +57,7 @@ export function duePeriod(period: ReportPeriod, runTime: string, now: number, tz
     end = now >= runAt(today, runTime, tz) ? today : addDays(today, -1);
     start = addDays(end, -1);
   } else if (period === 'previous_week') {
-    const [y, m, d] = today.split('-').map(Number);
-    const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
-    end = addDays(today, 1 - weekday);
+    end = addDays(today, 1 - isoWeekday(today));
     if (end === today && now < runAt(today, runTime, tz)) end = addDays(end, -7);
     start = addDays(end, -7);
   } else {

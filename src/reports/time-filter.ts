@@ -4,7 +4,7 @@
  * becomes a list of windows; a plugin keeps what starts inside one (docs/reports.md). Wall times are
  * turned into instants by the core's Intl-based parser, never by offset arithmetic of our own.
  */
-import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { addDays, formatDateTime, isoWeekday, parseDateTime } from '../core/time.ts';
 import type { TimeFilter } from './model.ts';
 
 export type Window = [number, number];
@@ -13,16 +13,6 @@ const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 /** `HH:mm` or `HH:mm:ss`; false otherwise. */
 export const isTimeOfDay = (s: string): boolean => TIME_OF_DAY.test(s);
-
-function nextDate(date: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-}
-
-function isoWeekday(date: string): number {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
-}
 
 /** Windows of [from, to] the filter lets through, in time order (clipped to the period). */
 export function timeWindows(from: number, to: number, filter: TimeFilter, tz: string): Window[] {
@@ -38,14 +28,14 @@ export function timeWindows(from: number, to: number, filter: TimeFilter, tz: st
   for (;;) {
     if (filter.weekdays.includes(isoWeekday(date))) {
       const a = parseDateTime(`${date} ${start}`, tz);
-      const b = parseDateTime(`${overnight ? nextDate(date) : date} ${end}`, tz);
+      const b = parseDateTime(`${overnight ? addDays(date, 1) : date} ${end}`, tz);
       if (a !== undefined && b !== undefined) {
         const w: Window = [Math.max(a, from), Math.min(b + 999, to)];
         if (w[0] <= w[1]) out.push(w);
       }
     }
     if (date >= last) break;
-    date = nextDate(date);
+    date = addDays(date, 1);
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { invalidParams } from '../core/errors.ts';
-import { formatDateTime, parseDateTime } from '../core/time.ts';
+import { addDays, formatDateTime, isoWeekday, parseDateTime } from '../core/time.ts';
 import { applyCreateForm, ownTemplate } from '../forms/task-forms.ts';
 import type { TaskScheduleDraft, TaskScheduleRow } from '../store/task-schedules.ts';
 import type { TaskDraft } from '../store/tasks.ts';
@@ -113,18 +113,9 @@ export function scheduleView(r: TaskScheduleRow, tz: string) {
   };
 }
 
-/** yyyy-MM-dd of a calendar day `n` days after `day` (calendar arithmetic, no zone involved). */
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-
 /** Whether the schedule recurs on the calendar day. */
 export function recursOn(kind: TaskScheduleRow['kind'], days: number[], day: string): boolean {
-  const [y, m, d] = day.split('-').map(Number);
-  if (kind === 'month_days') return days.includes(d);
-  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7; // Monday 1 .. Sunday 7
-  return days.includes(weekday);
+  return days.includes(kind === 'month_days' ? Number(day.slice(8, 10)) : isoWeekday(day));
 }
 
 /**
