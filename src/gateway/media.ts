@@ -8,6 +8,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DeviceRecord, MediaFile } from '../../protocols/types.ts';
+import { mediaFolder, mediaStamp } from '../core/media.ts';
 
 const SAFE = /[^A-Za-z0-9_.-]/g;
 
@@ -28,8 +29,8 @@ export function fileMediaStore(dir: string, now: () => number, log?: (level: 'er
       return failures;
     },
     prepare(deviceId, records, media) {
-      const device = deviceId.replace(SAFE, '_').slice(0, 64) || 'unknown';
-      const stamp = new Date(now()).toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+      const device = mediaFolder(deviceId);
+      const stamp = mediaStamp(now());
       const files = media.flatMap((m) => {
         const record = records[m.record];
         if (!record) return [];

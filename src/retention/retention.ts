@@ -7,6 +7,7 @@
  */
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mediaFolder, mediaReceived } from '../core/media.ts';
 import type { Store } from '../store/index.ts';
 import { RETENTION_TABLES, type RetentionTable } from '../store/retention.ts';
 
@@ -107,11 +108,6 @@ export async function giveSpaceBack(store: Store, pagesPerStep = 128, pauseMs = 
   }
 }
 
-/** The gateway's folder name for a device (src/gateway/media.ts names it so). */
-const mediaFolder = (deviceId: string) => deviceId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'unknown';
-/** The receive time in a media file's name: `<yyyyMMddTHHmmss>-<hex>.<ext>`. */
-const STAMP = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-/;
-
 /**
  * Media files of the device received before `before` (a day before the kept history begins: a file
  * is named by when it arrived, its record by the device's clock). Answers how many were deleted.
@@ -126,8 +122,8 @@ async function removeMedia(mediaDir: string, deviceId: string, before: number): 
   }
   let n = 0;
   for (const name of names) {
-    const m = STAMP.exec(name);
-    if (!m || Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) >= before) continue;
+    const received = mediaReceived(name);
+    if (received === undefined || received >= before) continue;
     try {
       await unlink(join(dir, name));
       n++;
