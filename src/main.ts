@@ -26,8 +26,17 @@ import { ForwardingService } from './forwarding/service.ts';
 import { ReportQueue } from './reports/queue.ts';
 import { RetentionService } from './retention/retention.ts';
 import { ReportScheduleRunner } from './reports/schedule-runner.ts';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** How many descriptors the process holds (Linux /proc); 0 where that cannot be read. */
+function descriptorsInUse(): number {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return 0;
+  }
+}
 
 /** The process's soft open-file limit (Linux /proc); undefined where it cannot be read. */
 export function openFileLimit(): number | undefined {
@@ -72,14 +81,13 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const address = await api.listen({ host: config.http.host, port: config.http.port });
   const port = (api.server.address() as { port: number }).port;
   print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
-  // Device connections must leave descriptors for the API and the database (docs/gateway.md).
-  const { limits, notes } = connectionLimits(config.gateway, openFileLimit());
-  notes.forEach(print);
+  // Device connections must leave descriptors for the API and the database (docs/gateway.md): a
+  // first estimate now, made exact below once every listener, database and thread is open.
   const gateway = await startGateway(
     config,
     store,
     { ...chat.hooks(), log: (level, msg, data) => api.log[level](data ?? {}, msg) },
-    { limits, now: Date.now },
+    { limits: connectionLimits(config.gateway, openFileLimit(), descriptorsInUse()).limits, now: Date.now },
   );
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
   // Outcomes after processing are judged in the workers; this timer covers time-based transitions.
@@ -120,6 +128,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Report schedules queue their reports and mail them once ready, rendered by the render pool (docs/schedules.md).
   const reportSchedules = new ReportScheduleRunner({ ...services, reports }, (msg, error) => api.log.error({ err: error }, msg));
   reportSchedules.start();
+  const { limits, notes } = connectionLimits(config.gateway, openFileLimit(), descriptorsInUse());
+  Object.assign(gateway.core.limits, limits);
+  notes.forEach(print);
   const listening = Object.entries(gateway.ports).map(([name, p]) => `${name} ${Object.entries(p).map(([t, n]) => `${t}:${n}`).join('/')}`);
   if (listening.length) print(`Gateway listening: ${listening.join(', ')}`);
   return {

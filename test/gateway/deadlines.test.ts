@@ -114,7 +114,7 @@ describe('settings', () => {
     const low = connectionLimits(settings, 1024);
     expect(low.limits).toEqual({ identifyMs: 30_000, frameMs: 15_000, maxConnections: 768, maxConnectionsPerAddress: 768 });
     expect(low.notes).toEqual([
-      'FSM_GATEWAY_MAX_CONNECTIONS=100000 exceeds what fits: the open-file limit is 1024 (ulimit -n) and 256 are kept for the API and the database; using 768',
+      'FSM_GATEWAY_MAX_CONNECTIONS=100000 exceeds what fits: the open-file limit is 1024 (ulimit -n) and 256 are kept for the API, the database and worker threads; using 768',
       'FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS=1000 exceeds the total of 768; using 768',
       'Device connections: at most 768 in total, 768 per address (open-file limit 1024)',
     ]);
@@ -125,6 +125,15 @@ describe('settings', () => {
     expect(auto.limits.maxConnections).toBe(768);
     expect(auto.notes).toEqual(['FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS=1000 exceeds the total of 768; using 768', 'Device connections: at most 768 in total, 768 per address (open-file limit 1024)']);
     expect(connectionLimits({ ...settings, maxConnections: null }, undefined).limits.maxConnections).toBe(100_000);
+    // What the started server holds counts too.
+    expect(connectionLimits({ ...settings, maxConnections: 1000 }, 1024, 150).notes[0]).toBe(
+      'FSM_GATEWAY_MAX_CONNECTIONS=1000 exceeds what fits: the open-file limit is 1024 (ulimit -n), 150 are held by the started server and 256 are kept for the API, the database and worker threads; using 618',
+    );
+    expect(connectionLimits({ ...settings, maxConnections: null }, 256, 200).notes).toEqual([
+      'No device connection fits: the open-file limit is 256 (ulimit -n), 200 are held by the started server and 128 are kept for the API, the database and worker threads; raise the open-file limit (ulimit -n, LimitNOFILE= in the systemd unit)',
+      'FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS=1000 exceeds the total of 0; using 0',
+      'Device connections: at most 0 in total, 0 per address (open-file limit 256)',
+    ]);
     expect(parseOpenFileLimit('Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 4096                 files     \n')).toBe(1024);
     expect(parseOpenFileLimit('Max open files            unlimited            unlimited            files\n')).toBe(Infinity);
     expect(parseOpenFileLimit('')).toBeUndefined();
