@@ -91,7 +91,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   );
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
   // Outcomes after processing are judged in the workers; this timer covers time-based transitions.
-  const judge = new TaskJudge(store.telemetry, store.trackers, Date.now);
+  const judge = new TaskJudge(store.telemetry, store.trackers, Date.now, { log: (msg, error) => api.log.error({ err: error }, msg) });
   const telemetry = new TelemetryScheduler(store, {
     dbFile: config.dbFile,
     threads: config.telemetryThreads,
@@ -152,7 +152,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       const apiClosed = api.close();
       await gateway.close();
       await forwarding.close();
-      judge.stop();
+      await judge.stop();
       connections.stop();
       await apiClosed;
       await fileSweeper.stop();

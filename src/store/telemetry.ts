@@ -186,8 +186,9 @@ export class TelemetryStore {
     );
     this.trackerSourceStmt = db.prepare('SELECT source_id FROM trackers WHERE id = ?').pluck();
     this.visitsStmt = db.prepare('SELECT kind, geo_id AS id, enter_time AS enter, exit_time AS exit FROM visits WHERE source_id = ? AND kind = ? AND geo_id = ? ORDER BY enter_time');
-    this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND (
-        (status IN ('assigned', 'arrived') AND to_time + max_delay * 60000 < ?) OR (status = 'arrived' AND from_time <= ?))`);
+    // Open tasks through their partial index (migration 033), in id order after a cursor.
+    this.dueStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE type <> 'route' AND tracker_id IS NOT NULL AND status IN ('assigned', 'arrived')
+        AND (to_time + max_delay * 60000 < @now OR (status = 'arrived' AND from_time <= @now)) AND id > @after ORDER BY id LIMIT @limit`);
     this.routeStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE route_id = ? AND type = 'checkpoint' ORDER BY ord, id`);
     this.oneTaskStmt = db.prepare(`SELECT ${JUDGED} FROM tasks WHERE id = ? AND type <> 'route' AND tracker_id IS NOT NULL`);
     this.outcomeStmt = db.prepare(`UPDATE tasks SET status_change_date = CASE WHEN status = @status THEN status_change_date ELSE @at END,
@@ -222,9 +223,9 @@ export class TelemetryStore {
   tasksToJudge(trackerIds: number[], since: number): JudgedTask[] {
     return trackerIds.flatMap((id) => this.judgeStmt.all(id, since) as JudgedTask[]);
   }
-  /** Open tasks whose time-based transition may be due by `now` (the minute timer). */
-  tasksDue(now: number): JudgedTask[] {
-    return this.dueStmt.all(now, now) as JudgedTask[];
+  /** Open tasks whose time-based transition may be due by `now` (the minute timer), in id order after `after`, at most `limit`. */
+  tasksDue(now: number, after = 0, limit = -1): JudgedTask[] {
+    return this.dueStmt.all({ now, after, limit }) as JudgedTask[];
   }
   /** One task or checkpoint to judge again after its facts changed (a form submitted, attached or deleted). */
   taskToJudge(id: number): JudgedTask | undefined {
