@@ -100,6 +100,7 @@ const fixAt = (t: number) => J.fixes.find((f) => f.time === t)!;
 let s: TestServer;
 let ann: { id: number; hash: string };
 let us: { id: number; hash: string };
+let ru: { id: number; hash: string };
 let van: number;
 let idle: number;
 let zoneId: number;
@@ -175,6 +176,8 @@ beforeAll(async () => {
   ann = await s.user('ann@example.com', { timeZone: TZ });
   us = await s.user('us@example.com', { parent: 'ann@example.com', rights: ['reports'] });
   expect((await s.call('user/settings/update', { hash: us.hash, time_zone: NY, measurement_system: 'us' })).body.success).toBe(true);
+  ru = await s.user('ru@example.com', { parent: 'ann@example.com', rights: ['reports'] });
+  expect((await s.call('user/settings/update', { hash: ru.hash, time_zone: TZ, locale: 'ru' })).body.success).toBe(true);
   van = s.addTracker(ann.id, 'van-phone', { protocol: 'osmand', label: 'Van 1' });
   idle = s.addTracker(ann.id, 'idle-phone', { protocol: 'osmand', label: 'Idle van' });
   expect((await s.call('tracker/settings/update', { hash: ann.hash, tracker_id: van, settings: { speed_limit: LIMIT } })).body).toEqual({ success: true });
@@ -337,6 +340,10 @@ describe('27 speed violations', () => {
       { type: 'total', data: { n: text('Total'), duration: dur(10), max_speed: kmh(130) } },
     ]);
     expect((await report({ plugin: { plugin_id: 27, max_speed: 200, min_duration_minutes: 0 } })).sheets[0].sections[0].rows).toEqual([]);
+    // A time filter keeps the stretches that start in it: from 08:20, only C.
+    const late = await report({ time_filter: { from: '08:20', to: '23:59', weekdays: [5] }, plugin: { plugin_id: 27, show_seconds: true, max_speed: 80, min_duration_minutes: 0 } });
+    expect(late.sheets[0].sections[0].rows[0]).toEqual(row(1, C));
+    expect(late.sheets[0].sections[0].rows.length).toBe(2);
   });
 
   it('several trackers: a summary sheet first; hide_empty_tabs leaves out the idle one', async () => {
@@ -427,6 +434,23 @@ describe('89 geofence entries and exits', () => {
   it('in New York time for that user', async () => {
     const body = await report({ plugin: { plugin_id: 89, show_seconds: true } }, us.hash);
     expect(body.sheets[0].sections[0].rows[0].data.time).toEqual(dt(J.times.enter, wallIn(NY)));
+  });
+});
+
+describe('in Russian', () => {
+  it('titles, columns, event names and summary words of 11, 27 and 89', async () => {
+    const events = await report({ plugin: { plugin_id: 11, event_types: ['alarm_sos', 'zone_enter'] } }, ru.hash);
+    expect(events.title).toBe('Все события');
+    expect(events.sheets[0].sections[0].columns.map((c: any) => c.title)).toEqual(['№', 'Время', 'Событие', 'Место', 'Подробности']);
+    expect(events.sheets[0].sections[0].rows.map((r: any) => r.data.event.v)).toEqual(['Въезд в геозону', 'Тревога: SOS']);
+    const speed = await report({ plugin: { plugin_id: 27, max_speed: 80, min_duration_minutes: 1 } }, ru.hash);
+    expect(speed.title).toBe('Превышения скорости');
+    expect(speed.sheets[0].sections[0].header).toBe('Нарушения');
+    expect(speed.sheets[0].sections[0].rows[0].data.max_speed).toEqual({ v: '100 км/ч', raw: 100, type: 'speed' });
+    expect(speed.sheets[0].sections[1].data.map((d: any) => d.k)).toEqual(['Ограничение скорости', 'Нарушения', 'Общее время', 'Макс. скорость']);
+    const zones = await report({ plugin: { plugin_id: 89 } }, ru.hash);
+    expect(zones.title).toBe('Въезды и выезды из геозон');
+    expect(zones.sheets[0].sections[0].rows.map((r: any) => r.data.event.v)).toEqual(['Въезд', 'Выезд']);
   });
 });
 

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { distanceKm } from '../../core/geo.ts';
-import { isTrackPoint } from '../../core/point.ts';
+import { isLbs, isTrackPoint } from '../../core/point.ts';
 import { DEFAULT_SETTINGS } from '../../core/telemetry.ts';
 import type { Row, Sheet } from '../model.ts';
 import { word } from '../i18n.ts';
@@ -51,7 +51,7 @@ export function violations(fixes: Iterable<Step>, limitKmh: number): Violation[]
     cur = null;
   };
   for (const f of fixes) {
-    if (!isTrackPoint(f.flags, f.lat, f.lng)) continue;
+    if (!isTrackPoint(f.flags, f.lat, f.lng) || isLbs(f.flags)) continue; // GSM LBS places imply no real speed
     const lat = f.lat!;
     const lng = f.lng!;
     // To 0.1 km/h, as cells show raw speeds: 120 km/h sent as 33.333.. m/s is not over a limit of 120.
