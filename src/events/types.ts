@@ -28,7 +28,7 @@ export function durationText(seconds: number): string {
 }
 
 /** `alarm_power_cut` -> `power cut`; `alarm_sos` -> `SOS`. */
-function alarmText(type: string, extra: Record<string, unknown>): string {
+export function alarmText(type: string, extra: Record<string, unknown>): string {
   if (type === 'alarm_sos') return 'SOS';
   if (type === 'alarm_general' && typeof extra.alarm === 'string') return extra.alarm;
   return type.slice('alarm_'.length).replace(/_/g, ' ');

@@ -1,0 +1,148 @@
+/**
+ * Plugin 27, speed violations: the stretches during which a tracker went faster than `max_speed`
+ * (km/h; a report parameter, so found from the fixes, not from the per-tracker `speed_limit`
+ * events), lasting at least `min_duration_minutes`. A stretch starts at the first GNSS fix over the
+ * limit and ends at the first one at or under it; a silence over the interval-mode gap (or the end
+ * of the data in the period) ends it at its last fix over the limit. The speed is the reported one,
+ * else the one implied by the leg from the previous fix, to 0.1 km/h. Rows: No., start, end, duration, top speed,
+ * average speed (time-weighted over the stretch), where it started; totals, summary lines, and a
+ * summary sheet when there are several trackers. The time filter keeps stretches that start in it.
+ */
+import { z } from 'zod';
+import { distanceKm } from '../../core/geo.ts';
+import { isLbs, isTrackPoint } from '../../core/point.ts';
+import { DEFAULT_SETTINGS } from '../../core/telemetry.ts';
+import type { Row, Sheet } from '../model.ts';
+import { word } from '../i18n.ts';
+import { inWindows } from '../time-filter.ts';
+import { columns, dataRow, totalRow, trackerDone } from './sheets.ts';
+import { definePlugin, type PluginContext, type ReportTracker } from './types.ts';
+
+/** A silence this long ends a stretch (the gap after which the core sees interval mode). */
+const GAP_MS = DEFAULT_SETTINGS.intervalModeGapSeconds * 1000;
+
+const params = z.object({
+  /** km/h, whatever the user's units (the sheet shows them in the user's units). */
+  max_speed: z.number().int().min(1).max(1000),
+  min_duration_minutes: z.number().int().min(0).max(1440),
+  show_coordinates: z.boolean().default(false),
+});
+
+export interface Violation {
+  start: number;
+  end: number;
+  maxKmh: number;
+  /** Time-weighted mean speed over the stretch (the speed of its only fix when it lasted 0 s). */
+  avgKmh: number;
+  lat: number;
+  lng: number;
+}
+
+type Step = { time: number; speed: number | null; flags: number; lat: number | null; lng: number | null };
+
+/** The stretches over `limitKmh` of a tracker's fixes (in time order). */
+export function violations(fixes: Iterable<Step>, limitKmh: number): Violation[] {
+  const out: Violation[] = [];
+  let cur: (Violation & { weighted: number }) | null = null;
+  let prev: { time: number; lat: number; lng: number; speed: number } | null = null;
+  const close = (end: number) => {
+    const { weighted, ...v } = cur!;
+    out.push({ ...v, end, avgKmh: end > v.start ? weighted / (end - v.start) : v.maxKmh });
+    cur = null;
+  };
+  for (const f of fixes) {
+    if (!isTrackPoint(f.flags, f.lat, f.lng) || isLbs(f.flags)) continue; // GSM LBS places imply no real speed
+    const lat = f.lat!;
+    const lng = f.lng!;
+    // To 0.1 km/h, as cells show raw speeds: 120 km/h sent as 33.333.. m/s is not over a limit of 120.
+    const speed: number = Math.round((f.speed ?? (prev && f.time > prev.time ? (distanceKm(prev.lat, prev.lng, lat, lng) * 3_600_000) / (f.time - prev.time) : 0)) * 10) / 10;
+    if (cur && prev) {
+      if (f.time - prev.time > GAP_MS) close(prev.time);
+      else cur.weighted += prev.speed * (f.time - prev.time);
+    }
+    if (speed > limitKmh) {
+      if (!cur) cur = { start: f.time, end: f.time, maxKmh: speed, avgKmh: speed, lat, lng, weighted: 0 };
+      else cur.maxKmh = Math.max(cur.maxKmh, speed);
+    } else if (cur) close(f.time);
+    prev = { time: f.time, lat, lng, speed };
+  }
+  if (cur && prev) close(prev.time);
+  return out;
+}
+
+interface Totals {
+  tracker: ReportTracker;
+  count: number;
+  seconds: number;
+  maxKmh: number;
+}
+
+export const speedViolationsPlugin = definePlugin({
+  id: 27,
+  type: 'speed_violations',
+  params,
+  async generate(ctx, p) {
+    const { fmt, locale } = ctx;
+    const sheets: Sheet[] = [];
+    const all: Totals[] = [];
+    for (const [i, tracker] of ctx.trackers.entries()) {
+      const rows: Row[] = [];
+      const t: Totals = { tracker, count: 0, seconds: 0, maxKmh: 0 };
+      for (const v of violations(ctx.store.reportData.steps(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
+        const s = (v.end - v.start) / 1000;
+        if (s < p.min_duration_minutes * 60 || !inWindows(ctx.windows, v.start)) continue;
+        t.count++;
+        t.seconds += s;
+        t.maxKmh = Math.max(t.maxKmh, v.maxKmh);
+        rows.push(
+          dataRow({
+            n: fmt.number(t.count),
+            start_time: fmt.dateTime(v.start),
+            end_time: fmt.dateTime(v.end),
+            duration: fmt.duration(s),
+            max_speed: fmt.speed(v.maxKmh),
+            avg_speed: fmt.speed(v.avgKmh),
+            location: fmt.location(v.lat, v.lng, await ctx.address(v.lat, v.lng), p.show_coordinates),
+          }),
+        );
+      }
+      all.push(t);
+      trackerDone(ctx, i);
+      if (!t.count && p.hide_empty_tabs) continue;
+      if (t.count) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh) }));
+      sheets.push({
+        header: tracker.label,
+        entity_ids: [tracker.id],
+        sections: [
+          {
+            type: 'table',
+            header: word(locale, 'violations'),
+            columns: columns(locale, [['n', 'n', 1], ['start_time', 'start', 3], ['end_time', 'end', 3], ['duration', 'duration', 2], ['max_speed', 'max_speed', 2], ['avg_speed', 'avg_speed', 2], ['location', 'location', 6]]),
+            rows,
+          },
+          {
+            type: 'text',
+            header: word(locale, 'summary'),
+            data: [
+              { k: word(locale, 'speed_limit'), v: fmt.speed(p.max_speed) },
+              { k: word(locale, 'violations'), v: fmt.number(t.count) },
+              { k: word(locale, 'total_duration'), v: fmt.duration(t.seconds) },
+              ...(t.count ? [{ k: word(locale, 'max_speed'), v: fmt.speed(t.maxKmh) }] : []),
+            ],
+          },
+        ],
+      });
+    }
+    if (ctx.trackers.length > 1) sheets.unshift(summarySheet(ctx, all));
+    return sheets;
+  },
+});
+
+function summarySheet(ctx: PluginContext, all: Totals[]): Sheet {
+  const { fmt, locale } = ctx;
+  const speed = (t: { count: number; maxKmh: number }) => (t.count ? fmt.speed(t.maxKmh) : fmt.text(''));
+  const rows: Row[] = all.map((t) => dataRow({ tracker: fmt.text(t.tracker.label), count: fmt.number(t.count), duration: fmt.duration(t.seconds), max_speed: speed(t) }));
+  const sum = { count: all.reduce((n, t) => n + t.count, 0), seconds: all.reduce((n, t) => n + t.seconds, 0), maxKmh: Math.max(0, ...all.map((t) => t.maxKmh)) };
+  rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), count: fmt.number(sum.count), duration: fmt.duration(sum.seconds), max_speed: speed(sum) }));
+  return { header: word(locale, 'summary'), entity_ids: [], sections: [{ type: 'table', header: word(locale, 'summary'), columns: columns(locale, [['tracker', 'tracker', 4], ['count', 'violations', 1], ['duration', 'total_duration', 2], ['max_speed', 'max_speed', 2]]), rows }] };
+}
