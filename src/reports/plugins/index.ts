@@ -2,6 +2,7 @@
 import { checkinsPlugin } from './checkins.ts';
 import { engineHoursPlugin } from './engine-hours.ts';
 import { formCompletionPlugin } from './form-completion.ts';
+import { fuelPlugin } from './fuel.ts';
 import { pointsPlugin } from './points.ts';
 import { stopsPlugin } from './stops.ts';
 import { tasksPlugin } from './tasks.ts';
@@ -10,6 +11,6 @@ import type { ReportPlugin } from './types.ts';
 import { visitsPlugin } from './visits.ts';
 import { workStatusesPlugin } from './work-statuses.ts';
 
-export const PLUGINS: ReadonlyMap<number, ReportPlugin> = new Map(([tripsPlugin, stopsPlugin, engineHoursPlugin, visitsPlugin, tasksPlugin, workStatusesPlugin, checkinsPlugin, pointsPlugin, formCompletionPlugin] as ReportPlugin[]).map((p) => [p.id, p]));
+export const PLUGINS: ReadonlyMap<number, ReportPlugin> = new Map(([tripsPlugin, stopsPlugin, engineHoursPlugin, fuelPlugin, visitsPlugin, tasksPlugin, workStatusesPlugin, checkinsPlugin, pointsPlugin, formCompletionPlugin] as ReportPlugin[]).map((p) => [p.id, p]));
 
 export type { ReportPlugin, PluginContext, ReportTracker, CommonParams } from './types.ts';
