@@ -191,6 +191,13 @@ describe('10 fuel volume', () => {
     ]);
   });
 
+  it('time_filter lists the episodes starting in its windows; consumed stays that of the whole period', async () => {
+    const body = await report({ plugin: { plugin_id: 10, show_seconds: true }, time_filter: { from: '08:00', to: '09:00', weekdays: [5] } });
+    expect(body.sheets[0].sections[0].rows).toEqual([fill]);
+    const lines = Object.fromEntries(body.sheets[0].sections[1].data.map((d: any) => [d.k, d.v]));
+    expect([lines.Filled, lines.Drains, lines.Drained, lines.Consumed]).toEqual([l(40), num(0), l(0), l(14)]);
+  });
+
   it('a tracker without a fuel sensor: a line saying so, no sheet under hide_empty_tabs; a summary sheet for several trackers', async () => {
     const body = await report({ trackers: [van, bare], plugin: { plugin_id: 10 } });
     expect(body.sheets.map((sh: any) => sh.header)).toEqual(['Summary', 'Tanker', 'No sensor']);

@@ -40,6 +40,8 @@ interface Totals {
   drained: number;
   fills: number;
   drains: number;
+  /** Level at start + every fill − every drain − level at end (the time filter leaves none out). */
+  consumed: number;
 }
 
 export const fuelPlugin = definePlugin({
@@ -89,8 +91,10 @@ async function trackerSheet(ctx: PluginContext, p: Params, tracker: ReportTracke
   const { fmt, locale } = ctx;
   const vol = (x: number): Cell => (unit === 'litre' ? fmt.volume(x) : fmt.percent(x));
   const s = medianSmooth(r.map((x) => x.level), p.smoothing);
-  const episodes = levelEpisodes(r, s, { minFill: p.min_fill_volume, minDrain: p.min_drain_volume, joinMs: p.join_minutes * 60_000 }).filter((e) => inWindows(ctx.windows, r[e.start].time));
-  const t: Totals = { unit, first: s[0], last: s[s.length - 1], filled: 0, drained: 0, fills: 0, drains: 0 };
+  const all = levelEpisodes(r, s, { minFill: p.min_fill_volume, minDrain: p.min_drain_volume, joinMs: p.join_minutes * 60_000 });
+  const change = all.reduce((a, e) => a + e.after - e.before, 0);
+  const t: Totals = { unit, first: s[0], last: s[s.length - 1], filled: 0, drained: 0, fills: 0, drains: 0, consumed: s[0] + change - s[s.length - 1] };
+  const episodes = all.filter((e) => inWindows(ctx.windows, r[e.start].time));
   const rows: Row[] = [];
   for (const e of episodes) {
     const at = r[e.start];
@@ -110,7 +114,6 @@ async function trackerSheet(ctx: PluginContext, p: Params, tracker: ReportTracke
       }),
     );
   }
-  const consumed = t.first + t.filled - t.drained - t.last;
   const sections: Section[] = [
     { type: 'table', header: word(locale, 'fills_drains'), columns: columns(locale, [['n', 'n', 1], ['kind', 'event', 2], ['start_time', 'start', 3], ['end_time', 'end', 3], ['location', 'location', 6], ['before', 'level_before', 2], ['after', 'level_after', 2], ['volume', 'volume', 2]]), rows },
     {
@@ -123,7 +126,7 @@ async function trackerSheet(ctx: PluginContext, p: Params, tracker: ReportTracke
         { k: word(locale, 'filled'), v: vol(t.filled) },
         { k: word(locale, 'drains'), v: fmt.number(t.drains) },
         { k: word(locale, 'drained'), v: vol(t.drained) },
-        { k: word(locale, 'consumed'), v: vol(consumed) },
+        { k: word(locale, 'consumed'), v: vol(t.consumed) },
       ],
     },
     levelSection(ctx, p, r, s, vol),
@@ -154,10 +157,10 @@ function summarySheet(ctx: PluginContext, all: Array<{ tracker: ReportTracker; t
   const vol = (t: Totals, x: number) => (t.unit === 'litre' ? fmt.volume(x) : fmt.percent(x));
   const empty = fmt.text('');
   const rows: Row[] = all.map(({ tracker, t }) =>
-    dataRow(t ? { tracker: fmt.text(tracker.label), filled: vol(t, t.filled), drained: vol(t, t.drained), consumed: vol(t, t.first + t.filled - t.drained - t.last) } : { tracker: fmt.text(tracker.label), filled: empty, drained: empty, consumed: empty }),
+    dataRow(t ? { tracker: fmt.text(tracker.label), filled: vol(t, t.filled), drained: vol(t, t.drained), consumed: vol(t, t.consumed) } : { tracker: fmt.text(tracker.label), filled: empty, drained: empty, consumed: empty }),
   );
   const litres = all.flatMap(({ t }) => (t && t.unit === 'litre' ? [t] : []));
   const sum = (f: (t: Totals) => number) => fmt.volume(litres.reduce((a, t) => a + f(t), 0));
-  rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), filled: sum((t) => t.filled), drained: sum((t) => t.drained), consumed: sum((t) => t.first + t.filled - t.drained - t.last) }));
+  rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), filled: sum((t) => t.filled), drained: sum((t) => t.drained), consumed: sum((t) => t.consumed) }));
   return { header: word(locale, 'summary'), entity_ids: [], sections: [{ type: 'table', header: word(locale, 'summary'), columns: columns(locale, [['tracker', 'tracker', 4], ['filled', 'filled', 2], ['drained', 'drained', 2], ['consumed', 'consumed', 2]]), rows }] };
 }
