@@ -72,6 +72,11 @@ export class Formatter {
     return { v: this.units.volume.format(l / L_PER_GAL[this.info.measurement_system]), raw: round(l, 2), type: 'volume' };
   }
 
+  /** raw: 0..100. */
+  percent(x: number): Cell {
+    return { v: new Intl.NumberFormat(this.locale, { style: 'unit', unit: 'percent', maximumFractionDigits: 1 }).format(x), raw: round(x, 2), type: 'percent' };
+  }
+
   number(n: number): Cell {
     return { v: this.plain.format(n), raw: n, type: 'number' };
   }

@@ -162,6 +162,15 @@ export interface ReportFixRow {
   attrs: string | null;
 }
 
+/** A fix as the fuel report reads it: its attributes carry the level sensors. */
+export interface FuelFixRow {
+  time: number;
+  lat: number | null;
+  lng: number | null;
+  speed: number | null;
+  attrs: string;
+}
+
 /** A check-in as the check-in report reads it. */
 export interface ReportCheckinRow {
   marker_time: number;
@@ -216,6 +225,7 @@ export class ReportDataStore {
   private fixesStmt;
   private stepsStmt;
   private formsStmt;
+  private fuelStmt;
 
   constructor(db: DB) {
     this.checkinsStmt = db.prepare<[number, number, number], ReportCheckinRow>(
@@ -246,6 +256,7 @@ export class ReportDataStore {
     this.stepsStmt = db.prepare<[number, number, number], { time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }>(
       'SELECT time, speed, flags, lat, lng FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? ORDER BY time',
     );
+    this.fuelStmt = db.prepare<[number, number, number], FuelFixRow>('SELECT time, lat, lng, speed, attrs FROM fixes WHERE source_id = ? AND time BETWEEN ? AND ? AND attrs IS NOT NULL ORDER BY time');
   }
 
   /** Check-ins of the tracker in [from, to], in time order, with the employee's name and the form's label. */
@@ -276,6 +287,10 @@ export class ReportDataStore {
   /** Every fix of [from, to] with its attributes, in time order (the point report: a day at most). */
   fixes(sourceId: number, from: number, to: number): ReportFixRow[] {
     return this.fixesStmt.all(sourceId, from, to);
+  }
+  /** Fixes of [from, to] with attributes (the fuel level is one), one at a time, in time order: the fuel report's only read of fixes. */
+  fuelFixes(sourceId: number, from: number, to: number): IterableIterator<FuelFixRow> {
+    return this.fuelStmt.iterate(sourceId, from, to);
   }
   /** Time, speed, flags and location of every fix of [from, to], one at a time (long periods). */
   steps(sourceId: number, from: number, to: number): IterableIterator<{ time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }> {

@@ -3,6 +3,7 @@ import { checkinsPlugin } from './checkins.ts';
 import { engineHoursPlugin } from './engine-hours.ts';
 import { eventsPlugin } from './events.ts';
 import { formCompletionPlugin } from './form-completion.ts';
+import { fuelPlugin } from './fuel.ts';
 import { pointsPlugin } from './points.ts';
 import { speedViolationsPlugin } from './speed-violations.ts';
 import { stopsPlugin } from './stops.ts';
@@ -13,6 +14,8 @@ import { visitsPlugin } from './visits.ts';
 import { workStatusesPlugin } from './work-statuses.ts';
 import { zoneCrossingsPlugin } from './zone-crossings.ts';
 
-export const PLUGINS: ReadonlyMap<number, ReportPlugin> = new Map(([tripsPlugin, stopsPlugin, engineHoursPlugin, visitsPlugin, tasksPlugin, workStatusesPlugin, checkinsPlugin, pointsPlugin, formCompletionPlugin, eventsPlugin, speedViolationsPlugin, zoneCrossingsPlugin] as ReportPlugin[]).map((p) => [p.id, p]));
+export const PLUGINS: ReadonlyMap<number, ReportPlugin> = new Map(
+  ([tripsPlugin, stopsPlugin, engineHoursPlugin, visitsPlugin, fuelPlugin, eventsPlugin, speedViolationsPlugin, tasksPlugin, workStatusesPlugin, formCompletionPlugin, checkinsPlugin, zoneCrossingsPlugin, pointsPlugin] as ReportPlugin[]).map((p) => [p.id, p]),
+);
 
 export type { ReportPlugin, PluginContext, ReportTracker, CommonParams } from './types.ts';

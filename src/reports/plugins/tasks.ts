@@ -5,10 +5,9 @@
  * sheet with a line per tracker when there are several.
  */
 import { z } from 'zod';
-import type { Row, Sheet } from '../model.ts';
-import { word } from '../i18n.ts';
+import type { Row } from '../model.ts';
 import { inWindows } from '../time-filter.ts';
-import { columns, dataRow, totalRow, trackerDone } from './sheets.ts';
+import { columns, dataRow, listSheets } from './sheets.ts';
 import { definePlugin } from './types.ts';
 
 const params = z.object({
@@ -19,52 +18,33 @@ export const tasksPlugin = definePlugin({
   id: 42,
   type: 'tasks',
   params,
-  async generate(ctx, p) {
+  generate(ctx, p) {
     const { fmt, locale } = ctx;
-    const sheets: Sheet[] = [];
-    const counts: Array<[string, number]> = [];
-    for (const [i, tracker] of ctx.trackers.entries()) {
-      const rows: Row[] = [];
-      const byStatus = new Map<string, number>();
-      for (const t of ctx.store.reportData.tasks(tracker.id, ctx.from, ctx.to)) {
-        if (!inWindows(ctx.windows, t.from_time)) continue;
-        byStatus.set(t.status, (byStatus.get(t.status) ?? 0) + 1);
-        rows.push(
-          dataRow({
-            n: fmt.number(rows.length + 1),
-            label: fmt.text(t.label),
-            address: t.lat === null || t.lng === null ? fmt.text(t.address) : fmt.location(t.lat, t.lng, t.address, p.show_coordinates),
-            from: fmt.dateTime(t.from_time),
-            to: t.to_time === null ? fmt.text('') : fmt.dateTime(t.to_time),
-            status: fmt.text(t.status),
-            arrival: t.arrival_date === null ? fmt.text('') : fmt.dateTime(t.arrival_date),
-            stay: fmt.duration(t.stay_duration),
-            completed: t.completion_date === null ? fmt.text('') : fmt.dateTime(t.completion_date),
-          }),
-        );
-      }
-      counts.push([tracker.label, rows.length]);
-      trackerDone(ctx, i);
-      if (!rows.length && p.hide_empty_tabs) continue;
-      sheets.push({
-        header: tracker.label,
-        entity_ids: [tracker.id],
-        sections: [
-          {
-            type: 'table',
-            header: word(locale, 'tasks'),
-            columns: columns(locale, [['n', 'n', 1], ['label', 'task', 4], ['address', 'address', 5], ['from', 'start', 3], ['to', 'end', 3], ['status', 'status', 2], ['arrival', 'arrival', 3], ['stay', 'stay', 2], ['completed', 'completed', 3]]),
-            rows,
-          },
-          { type: 'text', header: word(locale, 'summary'), data: [{ k: word(locale, 'tasks'), v: fmt.number(rows.length) }, ...[...byStatus].map(([k, n]) => ({ k, v: fmt.number(n) }))] },
-        ],
-      });
-    }
-    if (ctx.trackers.length > 1) {
-      const rows = counts.map(([label, n]) => dataRow({ tracker: fmt.text(label), count: fmt.number(n) }));
-      rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), count: fmt.number(counts.reduce((a, [, n]) => a + n, 0)) }));
-      sheets.unshift({ header: word(locale, 'summary'), entity_ids: [], sections: [{ type: 'table', header: word(locale, 'summary'), columns: columns(locale, [['tracker', 'tracker', 4], ['count', 'tasks', 1]]), rows }] });
-    }
-    return sheets;
+    return listSheets(ctx, p.hide_empty_tabs, {
+      noun: 'tasks',
+      columns: columns(locale, [['n', 'n', 1], ['label', 'task', 4], ['address', 'address', 5], ['from', 'start', 3], ['to', 'end', 3], ['status', 'status', 2], ['arrival', 'arrival', 3], ['stay', 'stay', 2], ['completed', 'completed', 3]]),
+      async rowsOf(tracker) {
+        const rows: Row[] = [];
+        const byStatus = new Map<string, number>();
+        for (const t of ctx.store.reportData.tasks(tracker.id, ctx.from, ctx.to)) {
+          if (!inWindows(ctx.windows, t.from_time)) continue;
+          byStatus.set(t.status, (byStatus.get(t.status) ?? 0) + 1);
+          rows.push(
+            dataRow({
+              n: fmt.number(rows.length + 1),
+              label: fmt.text(t.label),
+              address: t.lat === null || t.lng === null ? fmt.text(t.address) : fmt.location(t.lat, t.lng, t.address, p.show_coordinates),
+              from: fmt.dateTime(t.from_time),
+              to: t.to_time === null ? fmt.text('') : fmt.dateTime(t.to_time),
+              status: fmt.text(t.status),
+              arrival: t.arrival_date === null ? fmt.text('') : fmt.dateTime(t.arrival_date),
+              stay: fmt.duration(t.stay_duration),
+              completed: t.completion_date === null ? fmt.text('') : fmt.dateTime(t.completion_date),
+            }),
+          );
+        }
+        return { rows, lines: [...byStatus].map(([k, n]) => ({ k, v: fmt.number(n) })) };
+      },
+    });
   },
 });
