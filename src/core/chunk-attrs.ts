@@ -5,8 +5,10 @@
  * JSON.stringify and SQLite json_patch write them); the keys' order is a "shape" (a list of key ids),
  * and each key has a column of its values in row order. A value is a number when String(Number(text))
  * gives its text back, else a text kept verbatim in the key's dictionary (strings with their quotes,
- * true, false, null, nested objects and arrays). A row that does not split so, or whose rebuilt text
- * differs, is kept verbatim ("escape").
+ * true, false, null, nested objects and arrays). The split is exact by construction: every
+ * character of the text is a key, a value or a separator checked in place, and a value becomes a
+ * number only when its text is the one the decoder writes back. A row that does not split so
+ * (whitespace, not an object, a key twice) is kept verbatim ("escape").
  *
  * Index block:  varint keys, each a string (the key's JSON text with quotes);
  *               varint shapes, each varint length + key ids;
@@ -70,10 +72,15 @@ function valueEnd(s: string, i: number): number {
   return j > i ? j : -1;
 }
 
-/** Splits `{k:v,...}` into key texts and value texts; false when the text is not of that form. */
-function split(s: string, keys: string[], values: string[]): boolean {
+/**
+ * Splits `{k:v,...}` into key texts and value spans [starts[j], ends[j]); false when the text is
+ * not of that form. Every character is a key, a value or a separator checked in place, so the
+ * parts put back together are the text.
+ */
+function split(s: string, keys: string[], starts: number[], ends: number[]): boolean {
   keys.length = 0;
-  values.length = 0;
+  starts.length = 0;
+  ends.length = 0;
   const n = s.length;
   if (n < 2 || s.charCodeAt(0) !== OPEN || s.charCodeAt(n - 1) !== CLOSE) return false;
   if (n === 2) return true;
@@ -85,7 +92,8 @@ function split(s: string, keys: string[], values: string[]): boolean {
     keys.push(s.slice(i, ke));
     const ve = valueEnd(s, ke + 1);
     if (ve < 0) return false;
-    values.push(s.slice(ke + 1, ve));
+    starts.push(ke + 1);
+    ends.push(ve);
     const sep = s.charCodeAt(ve);
     if (ve === n - 1 && sep === CLOSE) return true;
     if (sep !== COMMA) return false;
@@ -93,47 +101,94 @@ function split(s: string, keys: string[], values: string[]): boolean {
   }
 }
 
-/** A number whose text is its own String(): kept as a number, else null. */
-function numberOf(t: string): number | null {
-  const c = t.charCodeAt(0);
-  if (c !== MINUS && (c < ZERO || c > NINE)) return null;
+/** The same split for a text whose keys are `keys` in this order (the shape of the row before): no key is cut out. */
+function splitAs(s: string, keys: readonly string[], starts: number[], ends: number[]): boolean {
+  const n = s.length;
+  if (keys.length === 0) return s === '{}';
+  if (s.charCodeAt(0) !== OPEN || s.charCodeAt(n - 1) !== CLOSE) return false;
+  let i = 1;
+  for (let j = 0; j < keys.length; j++) {
+    const k = keys[j];
+    if (!s.startsWith(k, i) || s.charCodeAt(i + k.length) !== COLON) return false;
+    const ve = valueEnd(s, i + k.length + 1);
+    if (ve < 0) return false;
+    starts[j] = i + k.length + 1;
+    ends[j] = ve;
+    const sep = s.charCodeAt(ve);
+    if (j === keys.length - 1) return ve === n - 1;
+    if (sep !== COMMA) return false;
+    i = ve + 1;
+  }
+  return false;
+}
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * The number in s[a, b) when that text is its own String(); else null. Plain decimals of at most
+ * 15 digits without superfluous zeros are read directly (m / 10^k rounds like Number() does, and
+ * String() gives back the same digits); anything else through Number() and String().
+ */
+export function numberAt(s: string, a: number, b: number): number | null {
+  const c0 = s.charCodeAt(a);
+  if (c0 !== MINUS && (c0 < ZERO || c0 > NINE)) return null;
+  let i = c0 === MINUS ? a + 1 : a;
+  const first = i;
+  let m = 0;
+  let digits = 0;
+  let point = -1;
+  for (; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= ZERO && c <= NINE) {
+      m = m * 10 + (c - ZERO);
+      digits++;
+    } else if (c === 46 && point < 0) point = i;
+    else break;
+  }
+  const plain =
+    i === b &&
+    digits > 0 &&
+    digits <= 15 &&
+    point !== b - 1 &&
+    point !== first &&
+    // no leading zero ("0" alone or "0.x" is fine), no trailing zero after the point
+    !(s.charCodeAt(first) === ZERO && first + 1 < b && s.charCodeAt(first + 1) !== 46) &&
+    !(point >= 0 && s.charCodeAt(b - 1) === ZERO);
+  if (plain) {
+    const k = point < 0 ? 0 : b - point - 1;
+    const v = k === 0 ? m : m / POW10[k];
+    // String() writes exponents below 1e-6; "-0" reads back as "0"
+    if ((v >= 1e-6 || (v === 0 && c0 !== MINUS)) && v < 1e21) return c0 === MINUS ? -v : v;
+  }
+  const t = s.slice(a, b);
   const v = Number(t);
   return String(v) === t ? v : null;
 }
 
 class KeyColumn {
-  /** Per value: the number, or the dictionary index of its text (then `isText`). */
+  /** Per value: a number (in `nums`) or the dictionary index of its text (in `texts`). */
   nums: number[] = [];
-  isText: boolean[] = [];
+  isText: number[] = [];
   texts: number[] = [];
   dict = new Map<string, number>();
   count = 0;
   anyText = false;
   anyNumber = false;
 
-  /** The last text seen and what it was: values often repeat (flags, counters at rest). */
-  private lastText = '';
-  private lastNumber: number | null = null;
-
-  add(t: string): void {
-    let v: number | null;
-    if (t === this.lastText) v = this.lastNumber;
-    else {
-      v = numberOf(t);
-      this.lastText = t;
-      this.lastNumber = v;
-    }
+  add(s: string, a: number, b: number): void {
     this.count++;
+    const v = numberAt(s, a, b);
     if (v !== null) {
       this.nums.push(v);
-      this.isText.push(false);
+      this.isText.push(0);
       this.anyNumber = true;
       return;
     }
+    const t = b - a === 4 && s.startsWith('true', a) ? 'true' : b - a === 5 && s.startsWith('false', a) ? 'false' : b - a === 4 && s.startsWith('null', a) ? 'null' : s.slice(a, b);
     let id = this.dict.get(t);
     if (id === undefined) this.dict.set(t, (id = this.dict.size));
     this.texts.push(id);
-    this.isText.push(true);
+    this.isText.push(1);
     this.anyText = true;
   }
 
@@ -141,7 +196,7 @@ class KeyColumn {
     w.uvar(this.count);
     const mode = this.anyNumber && this.anyText ? 2 : this.anyText ? 1 : 0;
     w.u8(mode);
-    if (mode === 2) for (const t of this.isText) w.u8(t ? 1 : 0);
+    if (mode === 2) for (const t of this.isText) w.u8(t);
     if (this.anyNumber) writeNumbers(w, new Float64Array(this.nums));
     if (this.anyText) {
       w.uvar(this.dict.size);
@@ -161,45 +216,57 @@ export function encodeAttrs(texts: ReadonlyArray<string | null>): AttrsEncoding 
   const columns: KeyColumn[] = [];
   const shapeIds = new Map<string, number>();
   const shapes: number[][] = [];
+  const shapeKeys: string[][] = [];
   const kinds = new Array<number>(texts.length);
   const escapes: string[] = [];
   const keys: string[] = [];
-  const values: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
   const ids: number[] = [];
+  const keyTexts: string[] = [];
+  let last = -1;
   for (let r = 0; r < texts.length; r++) {
     const s = texts[r];
     if (s === null) {
       kinds[r] = 0;
       continue;
     }
-    if (!split(s, keys, values) || rebuild(keys, values) !== s) {
-      kinds[r] = 1;
-      escapes.push(s);
-      continue;
-    }
-    ids.length = 0;
-    for (let j = 0; j < keys.length; j++) {
-      let id = keyIds.get(keys[j]);
-      if (id === undefined) {
-        keyIds.set(keys[j], (id = columns.length));
-        columns.push(new KeyColumn());
-      }
-      ids.push(id);
-    }
-    // a key twice in one text would put two values in one column: keep such a row verbatim
-    const shapeKey = ids.join(',');
-    let shape = shapeIds.get(shapeKey);
-    if (shape === undefined) {
-      if (new Set(ids).size !== ids.length) {
+    // most rows have the keys of the row before
+    let shape = last >= 0 && splitAs(s, shapeKeys[last], starts, ends) ? last : -1;
+    if (shape < 0) {
+      if (!split(s, keys, starts, ends)) {
         kinds[r] = 1;
         escapes.push(s);
         continue;
       }
-      shapeIds.set(shapeKey, (shape = shapes.length));
-      shapes.push(ids.slice());
+      ids.length = 0;
+      for (let j = 0; j < keys.length; j++) {
+        let id = keyIds.get(keys[j]);
+        if (id === undefined) {
+          keyIds.set(keys[j], (id = columns.length));
+          keyTexts.push(keys[j]);
+          columns.push(new KeyColumn());
+        }
+        ids.push(id);
+      }
+      const shapeKey = ids.join(',');
+      const known = shapeIds.get(shapeKey);
+      if (known === undefined) {
+        // a key twice in one text would put two values in one column: keep such a row verbatim
+        if (new Set(ids).size !== ids.length) {
+          kinds[r] = 1;
+          escapes.push(s);
+          continue;
+        }
+        shapeIds.set(shapeKey, (shape = shapes.length));
+        shapes.push(ids.slice());
+        shapeKeys.push(ids.map((id) => keyTexts[id]));
+      } else shape = known;
     }
+    last = shape;
     kinds[r] = 2 + shape;
-    for (let j = 0; j < keys.length; j++) columns[ids[j]].add(values[j]);
+    const sh = shapes[shape];
+    for (let j = 0; j < sh.length; j++) columns[sh[j]].add(s, starts[j], ends[j]);
   }
   const w = new ByteWriter(1024 + texts.length * 2);
   w.uvar(columns.length);
@@ -220,12 +287,6 @@ export function encodeAttrs(texts: ReadonlyArray<string | null>): AttrsEncoding 
       return kw.finish();
     }),
   };
-}
-
-function rebuild(keys: string[], values: string[]): string {
-  let s = '{';
-  for (let j = 0; j < keys.length; j++) s += (j ? ',' : '') + keys[j] + ':' + values[j];
-  return s + '}';
 }
 
 /** What the index block says: the keys, shapes and per row its kind; escapes in row order. */

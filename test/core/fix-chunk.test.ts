@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkError, decodeFixChunk, encodeFixChunk, encodeFixChunkJson, FIX_COLUMNS, type StoredFix } from '../../src/core/fix-chunk.ts';
 import { crc32 } from '../../src/core/chunk-bytes.ts';
+import { numberAt } from '../../src/core/chunk-attrs.ts';
 import { captureRows, SIM_PROTOCOLS, simulatorRows } from './fix-rows.ts';
 
 /** mulberry32 */
@@ -199,6 +200,30 @@ function base(i: number): StoredFix {
   const time = Date.UTC(2025, 4, 17) + i * 10_000;
   return { time, lat: 54.6872 + i * 1e-5, lng: 25.2797, alt: 120, speed: 36.5, course: 90, satellites: 9, hdop: 0.9, precision: null, flags: 1, received: time + 150, attrs: `{"n":${i}}`, odometer: 1000 + i, hours: null, fuel_used: null };
 }
+
+describe('numbers in attribute texts', () => {
+  it('a value text is a number exactly when String(Number(text)) is the text (fast path checked against the definition)', () => {
+    const rand = prng(7);
+    const digits = (k: number) => Array.from({ length: k }, () => Math.floor(rand() * 10)).join('');
+    const texts = ['0', '-0', '00', '01', '0.5', '-0.5', '.5', '5.', '1.50', '0.000001', '0.0000001', '0.0000010', '1e-7', '1e+21', '1E5', '-', '', '123456789012345', '1234567890123456', '999999999999999999999', '1000000000000000000000', '1.7976931348623157e308', '5e-324', '-Infinity', 'NaN', '0x10', '1_000', '+1', '12.34.5', '2.2250738585072014e-308'];
+    for (let i = 0; i < 100_000; i++) {
+      const p = rand();
+      const sign = rand() < 0.3 ? '-' : '';
+      if (p < 0.3) texts.push(sign + digits(1 + Math.floor(rand() * 17)));
+      else if (p < 0.7) texts.push(sign + digits(1 + Math.floor(rand() * 8)) + '.' + digits(1 + Math.floor(rand() * 10)));
+      else if (p < 0.8) texts.push(sign + '0.' + '0'.repeat(Math.floor(rand() * 8)) + digits(1 + Math.floor(rand() * 6)));
+      else texts.push(String((rand() - 0.5) * 10 ** Math.floor(rand() * 40 - 20)));
+    }
+    for (const t of texts) {
+      const v = Number(t);
+      // (texts not starting with a digit or minus, such as NaN, stay texts)
+      const want = /^[-0-9]/.test(t) && String(v) === t ? v : null;
+      const got = numberAt(`{"k":${t}}`, 5, 5 + t.length);
+      if (t === '') continue;
+      if (!Object.is(got, want)) throw new Error(`${t}: got ${got}, expected ${want}`);
+    }
+  });
+});
 
 describe('fix chunks of real streams', () => {
   it('every record of the captures, per device, comes back identical', () => {
