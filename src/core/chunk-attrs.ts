@@ -14,7 +14,7 @@
  *               varint shapes, each varint length + key ids;
  *               n varints, one per row: 0 null, 1 escape, 2 + shape;
  *               varint escapes, each a string (the row's text).
- * Key block:    varint values (rows with the key); u8 mode: 0 all numbers, 1 all texts, 2 mixed
+ * Key block:    (values: one per row with the key) u8 mode: 0 all numbers, 1 all texts, 2 mixed
  *               (then one byte per value: 0 number, 1 text); the numbers as a number column
  *               (src/core/chunk-numbers.ts); the texts: varint dictionary size, the entries as
  *               strings (order of first use), one varint entry index per text value.
@@ -193,7 +193,6 @@ class KeyColumn {
   }
 
   write(w: ByteWriter): void {
-    w.uvar(this.count);
     const mode = this.anyNumber && this.anyText ? 2 : this.anyText ? 1 : 0;
     w.u8(mode);
     if (mode === 2) for (const t of this.isText) w.u8(t);
@@ -337,7 +336,6 @@ export function readAttrsIndex(r: ByteReader, n: number): AttrsIndex {
 
 /** The value texts of one key, in row order. */
 export function readKeyValues(r: ByteReader, count: number): string[] {
-  if (r.uvar() !== count) r.fail('key column has the wrong number of values');
   const mode = r.u8();
   if (mode > 2) r.fail(`bad key column mode ${mode}`);
   let isText: Uint8Array | null = null;

@@ -3,17 +3,18 @@
  *
  * Values are given and returned as a Float64Array, NaN standing for null (no value is NaN).
  *
- *   u8 kind               0 every value null (nothing follows), 1 scaled integers, 2 raw float64
- *   u8 nulls              0 none; 1: varint runCount, then runCount varint run lengths,
- *                         alternately present / null, starting with present (may be 0)
- *   kind 1: u8 scale k (0..9): value = m / 10^k, bit for bit (checked when encoding)
- *           u8 order: 0 m, 1 delta of m, 2 delta of the delta, as zigzag varints
- *           varint exceptions, each: varint gap (index among the present values since the
- *           previous exception + 1, the first: its index), float64 value; an exception's own m
- *           repeats the previous m. Values that do not roundtrip at k (-0, Infinity, more
- *           digits, |m| > 2^50) are exceptions.
- *           then one zigzag varint per present value
- *   kind 2: the present values as float64, byte planes (byte 0 of every value, then byte 1, ...)
+ *   u8 head: bits 0-1 kind (0 every value null, nothing else follows; 1 scaled integers; 2 raw
+ *            float64), bit 2 nulls, bits 3-4 order (kind 1), bit 5 exceptions (kind 1)
+ *   nulls:   varint runCount, then runCount varint run lengths, alternately present / null,
+ *            starting with present (may be 0)
+ *   kind 1:  u8 scale k (0..9): value = m / 10^k, bit for bit (checked when encoding);
+ *            order: 0 m, 1 delta of m, 2 delta of the delta, as zigzag varints;
+ *            exceptions: varint count, each: varint gap (index among the present values since
+ *            the previous exception + 1; the first: its index), float64 value; an exception's own
+ *            m repeats the previous m. Values that do not roundtrip at k (-0, Infinity, more
+ *            digits, |m| > 2^50) are exceptions.
+ *            then one zigzag varint per present value
+ *   kind 2:  the present values as float64, byte planes (byte 0 of every value, then byte 1, ...)
  */
 import { ByteReader, ByteWriter, varintLength, zigzag } from './chunk-bytes.ts';
 
@@ -104,10 +105,27 @@ export function writeNumbers(w: ByteWriter, values: Float64Array): void {
     }
   }
   const kind = exceptions.length * 2 > c ? 2 : 1;
-  w.u8(kind);
-  if (runs.length === 1) w.u8(0);
-  else {
-    w.u8(1);
+  // the order with the fewest varint bytes
+  let order = 0;
+  let p1 = 0;
+  let pd = 0;
+  if (kind === 1) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    for (let i = 0; i < c; i++) {
+      const d = m[i] - p1;
+      s0 += varintLength(zigzag(m[i]));
+      s1 += varintLength(zigzag(d));
+      s2 += varintLength(zigzag(d - pd));
+      p1 = m[i];
+      pd = d;
+    }
+    order = s2 < s1 && s2 < s0 ? 2 : s1 < s0 ? 1 : 0;
+  }
+  // the head: kind | nulls << 2 | order << 3 | exceptions << 5
+  w.u8(kind | (runs.length > 1 ? 4 : 0) | (order << 3) | (kind === 1 && exceptions.length ? 32 : 0));
+  if (runs.length > 1) {
     w.uvar(runs.length);
     for (const r of runs) w.uvar(r);
   }
@@ -115,24 +133,8 @@ export function writeNumbers(w: ByteWriter, values: Float64Array): void {
     writeFloats(w, present);
     return;
   }
-  // the order with the fewest varint bytes
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let p1 = 0;
-  let pd = 0;
-  for (let i = 0; i < c; i++) {
-    const d = m[i] - p1;
-    s0 += varintLength(zigzag(m[i]));
-    s1 += varintLength(zigzag(d));
-    s2 += varintLength(zigzag(d - pd));
-    p1 = m[i];
-    pd = d;
-  }
-  const order = s2 < s1 && s2 < s0 ? 2 : s1 < s0 ? 1 : 0;
   w.u8(best);
-  w.u8(order);
-  w.uvar(exceptions.length);
+  if (exceptions.length) w.uvar(exceptions.length);
   let last = 0;
   for (const i of exceptions) {
     w.uvar(i - last);
@@ -169,13 +171,16 @@ function writeFloats(w: ByteWriter, values: Float64Array): void {
 /** Reads a column of `n` values, NaN where null. */
 export function readNumbers(r: ByteReader, n: number): Float64Array {
   const values = new Float64Array(n);
-  const kind = r.u8();
-  if (kind === 0) return values.fill(NaN);
-  if (kind !== 1 && kind !== 2) r.fail(`unknown number column kind ${kind}`);
+  const head = r.u8();
+  const kind = head & 3;
+  if (kind === 0) {
+    if (head !== 0) r.fail(`bad number column head ${head}`);
+    return values.fill(NaN);
+  }
+  if (kind === 3 || head >= 64 || (kind === 2 && head & 56)) r.fail(`bad number column head ${head}`);
   let present: Uint8Array | null = null;
   let c = n;
-  const nulls = r.u8();
-  if (nulls === 1) {
+  if (head & 4) {
     present = new Uint8Array(n);
     const runs = r.count(1, n + 1);
     let at = 0;
@@ -190,23 +195,22 @@ export function readNumbers(r: ByteReader, n: number): Float64Array {
       at += len;
     }
     if (at !== n) r.fail('null runs shorter than the column');
-  } else if (nulls !== 0) r.fail(`bad null marker ${nulls}`);
+  }
   // the present values first, densely, then spread over the rows
   const dense = c === n ? values : new Float64Array(c);
   if (kind === 2) readFloats(r, dense, c);
-  else readScaled(r, dense, c);
+  else readScaled(r, dense, c, (head >> 3) & 3, (head & 32) !== 0);
   if (present && c !== n) {
     for (let i = 0, j = 0; i < n; i++) values[i] = present[i] ? dense[j++] : NaN;
   }
   return values;
 }
 
-function readScaled(r: ByteReader, out: Float64Array, c: number): void {
+function readScaled(r: ByteReader, out: Float64Array, c: number, order: number, anyExceptions: boolean): void {
   const k = r.u8();
-  const order = r.u8();
   if (k > MAX_SCALE) r.fail(`bad scale ${k}`);
   if (order > 2) r.fail(`bad order ${order}`);
-  const nx = r.count(9, c);
+  const nx = anyExceptions ? r.count(9, c) : 0;
   const at = new Array<number>(nx);
   const xs = new Array<number>(nx);
   let last = 0;

@@ -15,8 +15,8 @@
  *
  *   u8 format (1) | u8 layout | varint n (rows) | varint blocks
  *   layout 0 (blocks compressed one by one): per block a stream header
- *   layout 1 (chunks under 4 KiB of blocks: one stream): per block varint raw length, then one
- *            stream header for all of them
+ *   layout 1 (chunks under 4 KiB of blocks): one stream header; the stream holds per block a
+ *            varint length, then the blocks
  *   stream header: u8 method (0 stored, 1 brotli), varint stored length, varint raw length
  *            (method 1 only)
  *   the streams' stored bytes, one after the other
@@ -167,14 +167,10 @@ function assemble(n: number, blocks: Uint8Array[]): Uint8Array {
     body.push(packed ?? raw);
   };
   if (layout === ONE_STREAM) {
-    for (const b of blocks) head.uvar(b.length);
-    const all = new Uint8Array(total);
-    let at = 0;
-    for (const b of blocks) {
-      all.set(b, at);
-      at += b.length;
-    }
-    stream(all);
+    const w = new ByteWriter(total + blocks.length * 2);
+    for (const b of blocks) w.uvar(b.length);
+    for (const b of blocks) w.bytes(b);
+    stream(w.finish());
   } else for (const b of blocks) stream(b);
   const size = head.len + body.reduce((s, b) => s + b.length, 0);
   const out = new Uint8Array(size + 4);
@@ -247,18 +243,17 @@ export function decodeFixChunk(data: Uint8Array, want?: readonly FixColumn[]): S
     if (at !== size) h.fail(`blocks end at ${at}, the chunk at ${size}`);
     block = (i) => new ByteReader(unpack(streams[i], `block ${i}`), `block ${i}`);
   } else {
-    const lengths: number[] = [];
-    let total = 0;
-    for (let i = 0; i < nb; i++) total += lengths[i] = h.uvar();
     const s = readStream();
-    if (s.rawLength !== total) h.fail('block lengths do not add up');
     s.from += h.pos;
     s.to += h.pos;
     if (s.to !== size) h.fail(`the stream ends at ${s.to}, the chunk at ${size}`);
     const all = unpack(s, 'stream');
+    const lr = new ByteReader(all, 'block lengths');
     const starts = [0];
-    for (let i = 0; i < nb; i++) starts.push(starts[i] + lengths[i]);
-    block = (i) => new ByteReader(all, `block ${i}`, starts[i], starts[i + 1]);
+    for (let i = 0; i < nb; i++) starts.push(starts[i] + lr.count(1));
+    const at = lr.pos;
+    if (at + starts[nb] !== all.length) lr.fail('block lengths do not add up');
+    block = (i) => new ByteReader(all, `block ${i}`, at + starts[i], at + starts[i + 1]);
   }
   const numbers = (i: number, r = block(i)): Float64Array => {
     const col = readNumbers(r, n);
