@@ -60,18 +60,20 @@ function measure(name: string, chunks: StoredFix[][]): void {
   console.log(`  format 1 / format 0: size ${(b[1] / a[1]).toFixed(2)}, encode ${(a[2].enc.cpu / b[2].enc.cpu).toFixed(2)}x, decode ${(a[2].full.cpu / b[2].full.cpu).toFixed(2)}x, track decode ${(a[2].track.cpu / b[2].track.cpu).toFixed(2)}x the speed`);
 }
 
-/** Per block of one chunk: what each column costs. */
+/** Per block of one chunk (layout 0, blocks compressed one by one): what each column costs. */
 function columnSizes(rows: StoredFix[]): void {
   const data = encodeFixChunk(rows);
-  let p = 1;
+  let p = 2;
   const varint = () => {
     let v = 0;
     for (let s = 1; ; s *= 128) {
+      if (p >= data.length) throw new Error('header ends early');
       const x = data[p++];
       v += (x & 0x7f) * s;
       if (x < 0x80) return v;
     }
   };
+  if (data[1] !== 0) return;
   varint();
   const nb = varint();
   const names = ['time', ...FIX_COLUMNS];
@@ -80,7 +82,6 @@ function columnSizes(rows: StoredFix[]): void {
     const method = data[p++];
     const len = varint();
     if (method) varint();
-    p += 4;
     parts.push(`${names[i] ?? `attr#${i - names.length}`} ${(len / rows.length).toFixed(2)}`);
   }
   console.log(`  bytes per fix by block (one chunk): ${parts.join(', ')}`);

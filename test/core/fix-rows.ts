@@ -65,6 +65,11 @@ export function simulatorRows(o: SimOptions): StoredFix[] {
 }
 
 export function writeSimulated(sink: RowSink, sourceId: number, o: SimOptions): void {
+  for (const m of simulatedMessages(o)) sink.write(sourceId, m.records, m.now);
+}
+
+/** The simulated tracker's decoded messages, each with the time it was received. */
+export function* simulatedMessages(o: SimOptions): Generator<{ records: DeviceRecord[]; now: number }> {
   const proto = PROTOCOLS.get(o.protocol)!;
   const device = DEVICE_PROTOCOLS[o.protocol].createDevice(String(350000000000000 + o.seed), { host: '127.0.0.1', port: 1 });
   const v = new Vehicle({ seed: o.seed });
@@ -91,7 +96,7 @@ export function writeSimulated(sink: RowSink, sourceId: number, o: SimOptions): 
     ctx.now = now;
     for (let i = 0; i < batch.length; i += DEVICE_PROTOCOLS[o.protocol].maxRecords) {
       const records = decode(device.packet(batch.slice(i, i + DEVICE_PROTOCOLS[o.protocol].maxRecords), resend).bytes);
-      sink.write(sourceId, records, now);
+      yield { records, now };
     }
   }
 }
