@@ -93,6 +93,7 @@ export function encodeFixChunk(rows: readonly StoredFix[]): Uint8Array {
   const n = rows.length;
   if (n === 0) throw new RangeError('a chunk holds at least one fix');
   if (n > MAX_ROWS) throw new RangeError(`a chunk holds at most ${MAX_ROWS} fixes`);
+  if (typeof rows[0].time !== 'number' || Number.isNaN(rows[0].time)) throw new RangeError('a fix time is a number');
   for (let i = 1; i < n; i++) if (!(rows[i].time > rows[i - 1].time)) throw new RangeError('chunk rows must have strictly increasing times');
   // the columns, NaN for null, in one pass of plain property reads
   const time = new Float64Array(n);

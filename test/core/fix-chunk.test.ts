@@ -193,6 +193,7 @@ describe('fix chunk roundtrip', () => {
     expect(() => encodeFixChunk([])).toThrow(RangeError);
     expect(() => encodeFixChunk([base(1), base(1)])).toThrow(/strictly increasing/);
     expect(() => encodeFixChunk([base(2), base(1)])).toThrow(/strictly increasing/);
+    expect(() => encodeFixChunk([{ ...base(1), time: NaN }])).toThrow(/time is a number/);
   });
 });
 
