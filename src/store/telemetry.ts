@@ -8,6 +8,7 @@ import { openDatabase, type DB } from './db.ts';
 import { loadGeoRows, type GeoSnapshot } from './geo.ts';
 import type { TaskStatus } from './tasks.ts';
 import { TrackPointStore, type PackedPoints } from './track-points.ts';
+import { packState, unpackState } from './checkpoint-state.ts';
 
 /** What judging a task needs of its row. */
 export interface JudgedTask {
@@ -159,7 +160,7 @@ export class TelemetryStore {
     this.clearPending = db.prepare('DELETE FROM telemetry_pending WHERE source_id = ? AND version = ?');
     // Not before where retention kept the device's history from (migration 026): older late data
     // restarts from the checkpoint kept there (its own fixes are gone or about to go).
-    this.checkpointBefore = db.prepare<[{ source: number; time: number }], { time: number; state: string }>(
+    this.checkpointBefore = db.prepare<[{ source: number; time: number }], { time: number; state: string | Buffer }>(
       'SELECT time, state FROM telemetry_checkpoints WHERE source_id = @source AND time <= max(@time, coalesce((SELECT kept_from FROM retention_marks WHERE source_id = @source), @time)) ORDER BY time DESC LIMIT 1',
     );
     // Each a range of an index (an OR of them would scan the device's whole history).
@@ -298,7 +299,8 @@ export class TelemetryStore {
 
   /** The state to restart from for data at `time`: the checkpoint at or before it, or where retention kept history from (undefined: from the beginning). */
   checkpoint(sourceId: number, time: number): { time: number; state: string } | undefined {
-    return this.checkpointBefore.get({ source: sourceId, time });
+    const c = this.checkpointBefore.get({ source: sourceId, time });
+    return c && { time: c.time, state: unpackState(c.state) };
   }
 
   /**
@@ -339,7 +341,7 @@ export class TelemetryStore {
         this.insertTrack.run(w.sourceId, s.type, s.start, s.end, s.startLat, s.startLng, s.endLat, s.endLng, s.points, s.lengthKm, s.maxSpeedKmh, s.avgSpeedKmh, s.gsmLbs ? 1 : 0, s.precision ?? null, s.events, s.extentM ?? null, s.open ? 1 : 0);
       }
       this.deleteCheckpoints.run(w.sourceId, w.from);
-      for (const c of w.checkpoints) this.insertCheckpoint.run(w.sourceId, c.time, c.state);
+      for (const c of w.checkpoints) this.insertCheckpoint.run(w.sourceId, c.time, packState(c.state));
       this.deleteOpenVisits.run(w.sourceId);
       this.deleteVisits.run(w.sourceId, w.from);
       for (const v of w.visits) this.insertVisit.run(w.sourceId, v.kind, v.id, v.enter, v.exit);
