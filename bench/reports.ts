@@ -4,7 +4,7 @@
  * (generate -> status until ready -> retrieve -> xlsx download), target under 10 s each, while an
  * API client calls user/get_info, tracker/list and track/list at a steady rate (target p99 < 50 ms
  * during generation; the same calls without a report, measured in the same run, are the baseline).
- *   node --import tsx bench/reports.ts [--trackers 100] [--days 30] [--interval 30] [--rate 10] [--fresh]
+ *   node --import tsx bench/reports.ts [--trackers 100] [--days 30] [--interval 30] [--rate 10] [--pdf 8] [--fresh]
  *
  * The data: `trackers` simulated vans (src/simulator's vehicle model: road legs, traffic lights,
  * parkings with the ignition off), each working a day shift (parked overnight and on Sundays), a
@@ -18,12 +18,13 @@
  * The machine is shared: the load average is printed with the figures (docs/reports.md, "Speed").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { protocol as teltonika } from '../protocols/teltonika/index.ts';
 import type { DeviceRecord } from '../protocols/types.ts';
 import { createUser } from '../src/accounts/accounts.ts';
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '10' },
     baseline: { type: 'string', default: '10' },
     fresh: { type: 'boolean', default: false },
+    /** The plugin whose report is also downloaded as a PDF, once. */
+    pdf: { type: 'string', default: '8' },
   },
 });
 const TRACKERS = Number(values.trackers);
@@ -58,6 +61,8 @@ const DAYS = Number(values.days);
 const INTERVAL = Number(values.interval);
 const RATE = Number(values.rate);
 const BASELINE_S = Number(values.baseline);
+const PDF_PLUGIN = Number(values.pdf);
+const PDF_LIMIT_S = 900;
 const DAY = 86_400_000;
 const TZ = 'Europe/Vilnius';
 const LOGIN = 'bench@example.com';
@@ -332,7 +337,50 @@ interface Window {
   name: string;
   start: number;
   end: number;
+  /** CPU seconds the server's threads spent in the window. */
+  cpu?: Cpu;
 }
+
+/**
+ * CPU seconds of the server process so far, from Linux's per-thread counters: the main thread (the
+ * API's event loop), the worker threads (they lower themselves to nice 10: the report and render
+ * workers, the idle telemetry pool) and the rest (libuv's pool, GC helpers). Load-independent where
+ * the wall times are not: the machine is shared.
+ */
+interface Cpu {
+  main: number;
+  workers: number;
+  other: number;
+}
+function serverCpu(): Cpu {
+  const c: Cpu = { main: 0, workers: 0, other: 0 };
+  const pid = proc.pid!;
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return c; // not Linux
+  }
+  for (const tid of tids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 of proc(5)
+    const seconds = (Number(f[11]) + Number(f[12])) / 100; // utime + stime, clock ticks
+    if (Number(tid) === pid) c.main += seconds;
+    else if (Number(f[16]) > 0) c.workers += seconds;
+    else c.other += seconds;
+  }
+  return c;
+}
+const cpuSince = (a: Cpu): Cpu => {
+  const b = serverCpu();
+  return { main: Math.max(0, b.main - a.main), workers: Math.max(0, b.workers - a.workers), other: Math.max(0, b.other - a.other) };
+};
+const cpuText = (c?: Cpu) => (c ? `${c.main.toFixed(1)} / ${c.workers.toFixed(1)} / ${c.other.toFixed(1)}` : '');
 const windows: Window[] = [];
 
 /**
@@ -354,8 +402,9 @@ const windows: Window[] = [];
 }
 await sleep(3000);
 const b0 = epoch();
+const bc = serverCpu();
 await sleep(BASELINE_S * 1000);
-windows.push({ name: 'no report', start: b0, end: epoch() });
+windows.push({ name: 'no report', start: b0, end: epoch(), cpu: cpuSince(bc) });
 
 interface Result {
   plugin: number;
@@ -380,18 +429,19 @@ async function runReport(pluginId: number): Promise<Result> {
   if (!plugin) return { plugin: pluginId, type: '-', registered: false };
   const r: Result = { plugin: pluginId, type: plugin.type, registered: true };
   const t0 = epoch();
+  const c0 = serverCpu();
   const { id } = await post('report/tracker/generate', { from, to, trackers: trackerIds, plugin: { plugin_id: pluginId, show_seconds: false, hide_empty_tabs: false, ...PARAMS[pluginId] } });
   for (;;) {
     const s = await post('report/tracker/status', { report_id: id });
     if (s.state === 'failed') {
-      windows.push({ name: `${pluginId} generating`, start: t0, end: epoch() });
+      windows.push({ name: `${pluginId} generating`, start: t0, end: epoch(), cpu: cpuSince(c0) });
       return { ...r, error: s.error };
     }
     if (s.state === 'ready') break;
     await sleep(100);
   }
   r.ready = epoch() - t0;
-  windows.push({ name: `${pluginId} generating`, start: t0, end: epoch() });
+  windows.push({ name: `${pluginId} generating`, start: t0, end: epoch(), cpu: cpuSince(c0) });
   const body = Buffer.from(await (await send('report/tracker/retrieve', { hash, report_id: id })).arrayBuffer());
   r.retrieved = epoch() - t0;
   r.bytes = body.length;
@@ -401,12 +451,13 @@ async function runReport(pluginId: number): Promise<Result> {
   r.sheets = sheets.length;
   r.rows = sheets.reduce((k, s) => k + s.sections.reduce((m, x) => m + (x.rows?.length ?? 0), 0), 0);
   const x0 = epoch();
+  const xc = serverCpu();
   const xlsx = await send('report/tracker/download', { hash, report_id: id, format: 'xlsx' });
   const xbytes = Buffer.from(await xlsx.arrayBuffer());
   if (!xlsx.headers.get('content-type')?.includes('spreadsheetml')) throw new Error(`xlsx: ${xbytes.toString('utf8', 0, 300)}`);
   r.xlsx = epoch() - x0;
   r.xlsxBytes = xbytes.length;
-  windows.push({ name: `${pluginId} xlsx download`, start: x0, end: epoch() });
+  windows.push({ name: `${pluginId} xlsx download`, start: x0, end: epoch(), cpu: cpuSince(xc) });
   return r;
 }
 
@@ -419,19 +470,25 @@ for (const p of wanted) {
   else console.log(`plugin ${p} (${r.type}): ready ${sec(r.ready!)} s, retrieved ${sec(r.retrieved!)} s (${(r.bytes! / 1048576).toFixed(1)} MiB JSON, ${r.sheets} sheets, ${n(r.rows!)} rows), xlsx ${sec(r.xlsx!)} s (${(r.xlsxBytes! / 1048576).toFixed(1)} MiB); ${load()}`);
   await sleep(1000);
 }
-// The PDF once, of the first report that was made (its title page, contents and map tracks included).
-const first = results.find((r) => r.registered && !r.error);
-if (first) {
+// The PDF once (--pdf, default the visits report): title page, contents and every sheet as tables.
+const pdfOf = results.find((r) => r.plugin === PDF_PLUGIN && r.registered && !r.error);
+if (pdfOf) {
   const list = (await post('report/tracker/list', {})).list as Array<{ id: number; type: string }>;
-  const id = list.find((x) => x.type === first.type)!.id;
+  const id = list.find((x) => x.type === pdfOf.type)!.id;
   const p0 = epoch();
-  const res = await send('report/tracker/download', { hash, report_id: id, format: 'pdf' }, AbortSignal.timeout(600_000));
-  const bytes = Buffer.from(await res.arrayBuffer());
-  windows.push({ name: `${first.plugin} pdf download`, start: p0, end: epoch() });
-  first.pdf = epoch() - p0;
-  first.pdfBytes = bytes.length;
-  const ok = res.headers.get('content-type')?.includes('pdf');
-  console.log(`plugin ${first.plugin} (${first.type}) pdf: ${ok ? `${sec(first.pdf)} s (${(bytes.length / 1048576).toFixed(1)} MiB)` : `failed: ${bytes.toString('utf8', 0, 300)}`}`);
+  const pc = serverCpu();
+  try {
+    // No header or body deadline but the bench's own: a large PDF takes minutes.
+    const res = await undiciFetch(`${url}/report/tracker/download`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash, report_id: id, format: 'pdf' }), dispatcher: new Agent({ headersTimeout: 0, bodyTimeout: 0 }), signal: AbortSignal.timeout(PDF_LIMIT_S * 1000) });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.headers.get('content-type')?.includes('pdf')) throw new Error(bytes.toString('utf8', 0, 300));
+    pdfOf.pdf = epoch() - p0;
+    pdfOf.pdfBytes = bytes.length;
+    console.log(`plugin ${pdfOf.plugin} (${pdfOf.type}) pdf: ${sec(pdfOf.pdf)} s (${(bytes.length / 1048576).toFixed(1)} MiB); ${load()}`);
+  } catch (e) {
+    console.log(`plugin ${pdfOf.plugin} (${pdfOf.type}) pdf: no file after ${sec(epoch() - p0)} s: ${(e as Error).message}`);
+  }
+  windows.push({ name: `${pdfOf.plugin} pdf download`, start: p0, end: epoch(), cpu: cpuSince(pc) });
 }
 
 client.postMessage('stop');
@@ -455,16 +512,16 @@ const base = windows[0];
 const b50 = pct(inWindow(base), 50);
 const b99 = pct(inWindow(base), 99);
 console.log(`\nAPI client: ${RATE} rounds/s of ${CALLS.join(', ')} (track/list: one tracker, one day); ${load()}`);
-console.log(`${'window'.padEnd(22)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}  p99/baseline  per call p99 (${CALLS.join(' / ')})`);
+console.log(`${'window'.padEnd(22)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}  p99/baseline  per call p99 (${CALLS.join(' / ')})  server CPU s (main / workers / other)`);
 for (const w of windows) {
   const all = inWindow(w);
   const per = CALLS.map((_, k) => pct(inWindow(w, k), 99).toFixed(1)).join(' / ');
-  console.log(`${w.name.padEnd(22)} ${String(all.length).padStart(6)} ${pct(all, 50).toFixed(1).padStart(7)} ${pct(all, 99).toFixed(1).padStart(7)} ${Math.max(...all).toFixed(1).padStart(7)}  ${(pct(all, 99) / b99).toFixed(2).padStart(12)}  ${per}`);
+  console.log(`${w.name.padEnd(22)} ${String(all.length).padStart(6)} ${pct(all, 50).toFixed(1).padStart(7)} ${pct(all, 99).toFixed(1).padStart(7)} ${Math.max(...all).toFixed(1).padStart(7)}  ${(pct(all, 99) / b99).toFixed(2).padStart(12)}  ${per.padEnd(32)}  ${cpuText(w.cpu)}`);
 }
 console.log(`baseline (no report): p50 ${b50.toFixed(1)} ms, p99 ${b99.toFixed(1)} ms`);
 
 console.log(`\nsummary (${TRACKERS} trackers x ${DAYS} days, ${n(prepared.fixes)} fixes, a fix every ${INTERVAL} s; time = generate -> retrieved + xlsx download; ${load()})`);
-console.log(`${'plugin'.padEnd(22)} ${'trackers x days'.padEnd(16)} ${'fixes'.padStart(11)} ${'time s'.padStart(7)} ${'target'.padStart(7)} ${'met'.padEnd(4)} ${'API p99 ms'.padStart(10)} ${'target'.padStart(7)} met`);
+console.log(`${'plugin'.padEnd(22)} ${'trackers x days'.padEnd(16)} ${'fixes'.padStart(11)} ${'ready s'.padStart(8)} ${'+retr s'.padStart(8)} ${'+xlsx s'.padStart(8)} ${'time s'.padStart(7)} ${'target'.padStart(7)} ${'met'.padEnd(4)} ${'API p99 ms'.padStart(10)} ${'target'.padStart(7)} ${'met'.padEnd(4)} server CPU s generating (main / workers)`);
 for (const r of results) {
   const name = `${r.plugin} ${r.type}`.padEnd(22);
   const size = `${TRACKERS} x ${DAYS}`.padEnd(16);
@@ -473,6 +530,7 @@ for (const r of results) {
     continue;
   }
   const total = (r.retrieved! + r.xlsx!) / 1000;
-  const p99 = pct(inWindow(windows.find((w) => w.name === `${r.plugin} generating`)!), 99);
-  console.log(`${name} ${size} ${n(prepared.fixes).padStart(11)} ${total.toFixed(2).padStart(7)} ${`< ${TARGET_S}`.padStart(7)} ${(total < TARGET_S ? 'yes' : 'NO').padEnd(4)} ${p99.toFixed(1).padStart(10)} ${`< ${TARGET_P99}`.padStart(7)} ${p99 < TARGET_P99 ? 'yes' : 'NO'}`);
+  const gen = windows.find((w) => w.name === `${r.plugin} generating`)!;
+  const p99 = pct(inWindow(gen), 99);
+  console.log(`${name} ${size} ${n(prepared.fixes).padStart(11)} ${sec(r.ready!).padStart(8)} ${sec(r.retrieved! - r.ready!).padStart(8)} ${sec(r.xlsx!).padStart(8)} ${total.toFixed(2).padStart(7)} ${`< ${TARGET_S}`.padStart(7)} ${(total < TARGET_S ? 'yes' : 'NO').padEnd(4)} ${p99.toFixed(1).padStart(10)} ${`< ${TARGET_P99}`.padStart(7)} ${(p99 < TARGET_P99 ? 'yes' : 'NO').padEnd(4)} ${gen.cpu ? `${gen.cpu.main.toFixed(1)} / ${gen.cpu.workers.toFixed(1)}` : ''}`);
 }
