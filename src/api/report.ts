@@ -13,7 +13,7 @@ import { GEOCODER_TYPES } from '../geocoder/types.ts';
 import { inlineReportFiles } from '../reports/render/index.ts';
 import type { StoredParams } from '../reports/generate.ts';
 import { word, type Word } from '../reports/i18n.ts';
-import type { MeasurementSystem, ReportBody } from '../reports/model.ts';
+import type { MeasurementSystem } from '../reports/model.ts';
 import { PLUGINS, type ReportPlugin } from '../reports/plugins/index.ts';
 import { reportTrackers } from '../reports/request.ts';
 import { isTimeOfDay } from '../reports/time-filter.ts';
@@ -173,10 +173,10 @@ const download = defineCall({
   right: 'reports',
   params: z.object({ report_id: id, format: z.enum(['xls', 'xlsx', 'pdf']), headless: z.boolean().default(false) }),
   async handler({ services, owner, params }) {
+    // The JSON goes to the render thread as bytes: parsed there, not on the event loop.
     const json = await unzip(readyBody(services, owner, params.report_id));
-    const report = JSON.parse(json.toString('utf8')) as ReportBody;
-    const file = await (services.reportFiles ?? inlineReportFiles).render(params.format, report, { headless: params.headless });
-    return new FileAnswer(file.body, file.contentType, `${report.title}.${file.extension}`);
+    const file = await (services.reportFiles ?? inlineReportFiles).render(params.format, json, { headless: params.headless });
+    return new FileAnswer(file.body, file.contentType, `${ownReport(services, owner, params.report_id).title}.${file.extension}`);
   },
 });
 

@@ -25,7 +25,11 @@ export interface StoredParams {
   locale_info: LocaleInfo;
 }
 
-/** An address asked of the main thread's geocoder, and its answer. */
+/**
+ * An address asked of the main thread's geocoder, and its answer. They cross in batches (arrays):
+ * the asks a plugin makes in one synchronous run go in one message, the main thread answers a
+ * slice at a time (src/reports/queue.ts).
+ */
 export interface AddressAsk {
   n: number;
   lat: number;
@@ -82,10 +86,16 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
   let shown = 0;
   const memo = new Map<string, Promise<string>>();
   const waiting = new Map<number, (address: string) => void>();
-  task.addresses?.on('message', (a: AddressAnswer) => {
-    waiting.get(a.n)?.(a.address);
-    waiting.delete(a.n);
+  task.addresses?.on('message', (answers: AddressAnswer[]) => {
+    for (const a of answers) {
+      waiting.get(a.n)?.(a.address);
+      waiting.delete(a.n);
+    }
   });
+  // Asks wait here until the plugin's synchronous run ends, then go in one message: a month's
+  // trips ask tens of thousands, and a message each costs both threads more than the look-up.
+  const outbox: AddressAsk[] = [];
+  const flush = () => task.addresses?.postMessage(outbox.splice(0));
   const ctx: PluginContext = {
     store,
     ownerId: row.owner_id,
@@ -103,7 +113,8 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       if (!a) {
         const n = memo.size;
         a = new Promise<string>((resolve) => waiting.set(n, resolve));
-        port.postMessage({ n, lat, lng, type: p.geocoder, lang: p.locale_info.locale } satisfies AddressAsk);
+        if (!outbox.length) queueMicrotask(flush);
+        outbox.push({ n, lat, lng, type: p.geocoder, lang: p.locale_info.locale });
         memo.set(key, a);
       }
       return a;
@@ -130,7 +141,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       locale_info: p.locale_info,
       sheets,
     };
-    const done = store.reports.finish(row.id, gzipSync(JSON.stringify(body), { level: 6 }), now());
+    const done = store.reports.finish(row.id, gzipSync(JSON.stringify(body), { level: 1 }), now());
     return done ? { kind: 'ready' } : { kind: 'gone' };
   } catch (e) {
     if (e instanceof Stopped) return { kind: 'stopped' };

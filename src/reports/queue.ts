@@ -7,7 +7,7 @@
  * again, or failed with the reason once they were tried `maxAttempts` times; a clean stop queues the
  * running ones again without counting the try. No report stays at a percent forever.
  */
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import type { Store } from '../store/index.ts';
@@ -29,6 +29,9 @@ export interface ReportQueueOptions {
   now?: () => number;
   log?(msg: string, data?: Record<string, unknown>): void;
 }
+
+/** Address asks of a worker looked up at once (docs/reports.md, "The queue"). */
+export const ADDRESS_SLICE = 32;
 
 /** Heap of a report worker at most (MB): a report that needs more fails alone. */
 export const REPORT_WORKER_HEAP_MB = 1024;
@@ -105,12 +108,10 @@ export class ReportQueue implements ReportRunner {
 
   private async generate(id: number): Promise<void> {
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', (a: AddressAsk) => {
-      // Background work: `ui` lets a failing remote provider be skipped at once (docs/geocoder.md).
-      void this.opts.geocoder.reverse(a.lat, a.lng, { type: a.type as GeocoderType, lang: a.lang, goal: 'ui' }).then(
-        (r) => r?.address ?? '',
-        () => '',
-      ).then((address) => port1.postMessage({ n: a.n, address } satisfies AddressAnswer));
+    // Batches are answered one after another, a slice at a time (answer below).
+    let answering = Promise.resolve();
+    port1.on('message', (asks: AddressAsk[]) => {
+      answering = answering.then(() => this.answer(port1, asks));
     });
     const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2 };
     let outcome: ReportOutcome;
@@ -132,6 +133,33 @@ export class ReportQueue implements ReportRunner {
       this.opts.log?.('report failed', { report: id, error: outcome.error });
       this.store.reports.fail(id, outcome.error, this.now());
     } else if (outcome.kind === 'stopped') this.store.reports.requeue(id, true);
+  }
+
+  /**
+   * A batch of a worker's address asks, ADDRESS_SLICE at a time, each slice answered in one message:
+   * a batch of thousands never holds the event loop (offline look-ups are synchronous) nor sends
+   * more than a slice of requests at once to a remote geocoder.
+   */
+  private async answer(port: MessagePort, asks: AddressAsk[]): Promise<void> {
+    for (let i = 0; i < asks.length; i += ADDRESS_SLICE) {
+      if (i) await new Promise((r) => setImmediate(r));
+      const slice = asks.slice(i, i + ADDRESS_SLICE);
+      const answers = await Promise.all(
+        slice.map((a) =>
+          // Background work: `ui` lets a failing remote provider be skipped at once (docs/geocoder.md).
+          this.opts.geocoder.reverse(a.lat, a.lng, { type: a.type as GeocoderType, lang: a.lang, goal: 'ui' }).then(
+            (r): AddressAnswer => ({ n: a.n, address: r?.address ?? '' }),
+            (): AddressAnswer => ({ n: a.n, address: '' }),
+          ),
+        ),
+      );
+      if (this.closed) return;
+      try {
+        port.postMessage(answers);
+      } catch {
+        return; // the report ended (its port is closed)
+      }
+    }
   }
 
   /** Stop: running reports end at their next tracker and are queued again (the try not counted). */

@@ -37,6 +37,11 @@ export const tripsPlugin = definePlugin({
       const trips = tripsOf(ctx, tracker, p.filter);
       const t: Totals = { trips: trips.length, metres: 0, seconds: 0, maxKmh: 0 };
       const rows: Row[] = [];
+      // Every address of the tracker's trips asked at once: they come from the main thread's
+      // geocoder, and asking one at a time waits a thread round trip per address (most of the time
+      // of a month's report; bench/reports).
+      const starts = trips.map((r) => r.start_address ?? ctx.address(r.start_lat, r.start_lng));
+      const ends = trips.map((r) => r.end_address ?? ctx.address(r.end_lat, r.end_lng));
       for (const [k, r] of trips.entries()) {
         const seconds = (r.end_time - r.start_time) / 1000;
         t.metres += r.length_km * 1000;
@@ -46,9 +51,9 @@ export const tripsPlugin = definePlugin({
           dataRow({
             n: fmt.number(k + 1),
             start_time: fmt.dateTime(r.start_time),
-            start_address: fmt.location(r.start_lat, r.start_lng, r.start_address ?? (await ctx.address(r.start_lat, r.start_lng)), p.show_coordinates),
+            start_address: fmt.location(r.start_lat, r.start_lng, await starts[k], p.show_coordinates),
             end_time: fmt.dateTime(r.end_time),
-            end_address: fmt.location(r.end_lat, r.end_lng, r.end_address ?? (await ctx.address(r.end_lat, r.end_lng)), p.show_coordinates),
+            end_address: fmt.location(r.end_lat, r.end_lng, await ends[k], p.show_coordinates),
             length: fmt.distance(r.length_km * 1000),
             duration: fmt.duration(seconds),
             max_speed: fmt.speed(r.max_speed),

@@ -27,9 +27,22 @@ export interface RenderedFile {
   extension: string;
 }
 
+/**
+ * A report, or a stored report's JSON as bytes: a month's report is tens of MiB of JSON, and parsing
+ * it, then copying the objects to the render thread, held the event loop for seconds
+ * (bench/reports); bytes are moved to the render thread and parsed there.
+ */
+export type ReportInput = ReportBody | Uint8Array;
+
+/** The report of a ReportInput (parsed here when it is bytes). */
+export function reportOf(input: ReportInput): ReportBody {
+  if (!(input instanceof Uint8Array)) return input;
+  return JSON.parse(Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8')) as ReportBody;
+}
+
 /** What the API needs to answer a file: render a report in the given format, off the event loop. */
 export interface ReportFiles {
-  render(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<RenderedFile>;
+  render(format: FileFormat, report: ReportInput, options: RenderOptions): Promise<RenderedFile>;
 }
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -61,8 +74,8 @@ export async function renderBytes(format: FileFormat, report: ReportBody, option
   return reportToCsv(report);
 }
 
-export async function renderReport(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<RenderedFile> {
-  return { body: await renderBytes(format, report, options), ...fileKind(format) };
+export async function renderReport(format: FileFormat, report: ReportInput, options: RenderOptions): Promise<RenderedFile> {
+  return { body: await renderBytes(format, reportOf(report), options), ...fileKind(format) };
 }
 
 /** The renderers on the calling thread, behind the same interface as the pool. */

@@ -4,15 +4,14 @@
  * are rare next to telemetry, each render is CPU-bound, and a second waits its turn in the queue.
  */
 import { Piscina } from 'piscina';
-import type { ReportBody } from '../model.ts';
-import { fileKind, type FileFormat, type RenderOptions, type RenderedFile, type ReportFiles } from './index.ts';
+import { fileKind, type FileFormat, type RenderOptions, type RenderedFile, type ReportFiles, type ReportInput } from './index.ts';
 
 /** Heap of a render worker at most (MB): a file that needs more fails alone, the server stays. */
 export const RENDER_WORKER_HEAP_MB = 1024;
 
 export interface RenderTask {
   format: FileFormat;
-  report: ReportBody;
+  report: ReportInput;
   options: RenderOptions;
 }
 
@@ -29,11 +28,13 @@ export class RenderPool implements ReportFiles {
     });
   }
 
-  async render(format: FileFormat, report: ReportBody, options: RenderOptions): Promise<RenderedFile> {
-    const task: RenderTask = { format, report, options };
+  async render(format: FileFormat, report: ReportInput, options: RenderOptions): Promise<RenderedFile> {
     const kind = fileKind(format); // an unknown format fails here, before a thread is woken
+    // JSON bytes are moved to the worker (a copy of their own first when they share a buffer).
+    const bytes = report instanceof Uint8Array ? (report.byteOffset === 0 && report.byteLength === report.buffer.byteLength ? report : report.slice()) : undefined;
+    const task: RenderTask = { format, report: bytes ?? report, options };
     // The worker answers the file's bytes, transferred rather than copied.
-    const body = (await this.pool.run(task)) as Uint8Array;
+    const body = (await this.pool.run(task, bytes ? { transferList: [bytes.buffer as ArrayBuffer] } : {})) as Uint8Array;
     return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), ...kind };
   }
 
