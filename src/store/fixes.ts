@@ -50,6 +50,8 @@ export class FixStore {
   private pendingStmt;
   private chunkAt;
   private chunkDelete;
+  private logHigh;
+  private logDrop;
   private points: TrackPointStore;
   /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
   private states = new Map<number, State>();
@@ -67,6 +69,9 @@ export class FixStore {
       'SELECT first_time, last_time, data FROM fix_chunks WHERE source_id = ? AND first_time <= ? ORDER BY first_time DESC LIMIT 1',
     );
     this.chunkDelete = db.prepare('DELETE FROM fix_chunks WHERE source_id = ? AND first_time = ?');
+    // Reopened rows are no new data: the forwarding log entries their inserts logged go again.
+    this.logHigh = db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck();
+    this.logDrop = db.prepare('DELETE FROM forward_log WHERE source_id = ? AND seq > ?');
     this.points = new TrackPointStore(db);
     this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
     // What the telemetry core still has to process: the earliest new fix time per device (migration 009).
@@ -156,6 +161,7 @@ export class FixStore {
     if (!c || c.last_time < time) return;
     const rows = decodeFixChunk(c.data);
     this.chunkDelete.run(sourceId, c.first_time);
+    const logged = this.logHigh.get()!;
     const params: unknown[] = [];
     const put = (r: StoredFix) => params.push(sourceId, r.time, r.lat, r.lng, r.alt, r.speed, r.course, r.satellites, r.hdop, r.precision, r.flags, r.received, r.attrs, r.odometer, r.hours, r.fuel_used);
     let i = 0;
@@ -169,6 +175,7 @@ export class FixStore {
       put(rows[i]);
       this.insertStmt.run(params);
     }
+    this.logDrop.run(sourceId, logged);
     const cols = emptyColumns(rows.length);
     for (const r of rows) {
       cols.time[cols.n] = r.time;

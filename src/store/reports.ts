@@ -4,11 +4,15 @@
  * as gzip'd JSON: the queue and the API never parse it, they hand the bytes on.
  */
 import type { DB } from './db.ts';
-import { FixChunkStore } from './fix-chunks.ts';
+import { FixChunkStore, type StoredFix } from './fix-chunks.ts';
 
 /** What the report reads take of compacted fixes (docs/storage.md). */
 const REPORT_COLUMNS = ['lat', 'lng', 'alt', 'speed', 'satellites', 'flags', 'attrs'] as const;
 const STEP_COLUMNS = ['speed', 'flags', 'lat', 'lng'] as const;
+
+function* stepsOf(rows: Iterable<StoredFix>): Generator<{ time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }> {
+  for (const r of rows) yield { time: r.time, speed: r.speed, flags: r.flags, lat: r.lat, lng: r.lng };
+}
 
 export type ReportState = 'queued' | 'running' | 'ready' | 'failed';
 
@@ -290,6 +294,6 @@ export class ReportDataStore {
   /** Time, speed, flags and location of every fix of [from, to], one at a time (long periods). */
   steps(sourceId: number, from: number, to: number): IterableIterator<{ time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }> {
     if (!this.chunks.anyIn(sourceId, from, to)) return this.stepsStmt.iterate(sourceId, from, to);
-    return this.chunks.iterateFixes(sourceId, from, to, STEP_COLUMNS);
+    return stepsOf(this.chunks.iterateFixes(sourceId, from, to, STEP_COLUMNS));
   }
 }
