@@ -4,6 +4,9 @@
  * per chunk, like retention's steps: the gateway's writer thread commits between two of them, and a
  * crash between two loses nothing (a chunk and the deletion of its rows commit together).
  *
+ * The slow part, encoding, runs outside the write lock: the write transaction only checks the
+ * rows are unchanged and swaps them for the chunk.
+ *
  * A chunk holds a run of consecutive rows of one device within one UTC day and not reaching into
  * another chunk's span, at most CHUNK_FIXES (a longer run is cut into equal parts). With it go the
  * packed track points of its span (track reads decode the chunk instead) and the telemetry
@@ -19,7 +22,7 @@ import { TrackPointStore } from './track-points.ts';
 export const CHUNK_FIXES = 4096;
 export const DAY_MS = 86_400_000;
 
-/** What one step did. */
+/** What one step did (0 fixes: the rows changed meanwhile, nothing written; try again). */
 export interface CompactStep {
   fixes: number;
   /** Bytes of the chunk written. */
@@ -41,6 +44,10 @@ export class CompactionStore {
       rows: db.prepare<[number, number, number], StoredFix>(
         `SELECT time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs, odometer, hours, fuel_used
          FROM fixes WHERE source_id = ? AND time >= ? ORDER BY time LIMIT ?`,
+      ),
+      span: db.prepare<[number, number, number], StoredFix>(
+        `SELECT time, lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, attrs, odometer, hours, fuel_used
+         FROM fixes WHERE source_id = ? AND time >= ? AND time <= ? ORDER BY time`,
       ),
       insert: db.prepare('INSERT INTO fix_chunks (source_id, first_time, last_time, count, data) VALUES (?, ?, ?, ?, ?)'),
       remove: db.prepare('DELETE FROM fixes WHERE source_id = ? AND time >= ? AND time <= ?'),
@@ -66,24 +73,34 @@ export class CompactionStore {
    * its data still pending for the telemetry core) becomes a chunk. Undefined when none is left.
    */
   step(sourceId: number, horizon: number, maxFixes = CHUNK_FIXES): CompactStep | undefined {
-    return this.db.transaction((): CompactStep | undefined => {
+    // The run is read and encoded outside the write lock (encoding is the slow part); the write
+    // transaction then checks the rows are still exactly those and nothing became pending there.
+    const rows = this.db.transaction(() => this.run(sourceId, horizon, maxFixes))();
+    if (!rows) return undefined;
+    const data = encodeFixChunk(rows);
+    const first = rows[0].time;
+    const last = rows[rows.length - 1].time;
+    return this.db.transaction((): CompactStep => {
       const s = this.s;
-      const bound = Math.min(horizon, s.pending.get(sourceId) ?? Infinity);
-      const t0 = s.first.get(sourceId, bound);
-      if (t0 === undefined) return undefined;
-      const end = Math.min(Math.floor(t0 / DAY_MS) * DAY_MS + DAY_MS, bound, s.nextChunk.get(sourceId, t0) ?? Infinity);
-      const n = s.count.get(sourceId, t0, end)!;
-      const take = n <= maxFixes ? n : Math.ceil(n / Math.ceil(n / maxFixes));
-      const rows = s.rows.all(sourceId, t0, take);
-      const first = rows[0].time;
-      const last = rows[rows.length - 1].time;
-      const data = encodeFixChunk(rows);
+      if (last >= Math.min(horizon, s.pending.get(sourceId) ?? Infinity) || !sameRows(s.span.all(sourceId, first, last), rows)) return { fixes: 0, bytes: 0 };
       s.insert.run(sourceId, first, last, rows.length, data);
       s.remove.run(sourceId, first, last);
       this.points.replace(sourceId, first, last, emptyColumns(0));
       s.thin.run({ source: sourceId, first, last });
       return { fixes: rows.length, bytes: data.length };
     }).immediate();
+  }
+
+  /** The device's oldest run of processed rows before the horizon: what the next chunk holds. */
+  private run(sourceId: number, horizon: number, maxFixes: number): StoredFix[] | undefined {
+    const s = this.s;
+    const bound = Math.min(horizon, s.pending.get(sourceId) ?? Infinity);
+    const t0 = s.first.get(sourceId, bound);
+    if (t0 === undefined) return undefined;
+    const end = Math.min(Math.floor(t0 / DAY_MS) * DAY_MS + DAY_MS, bound, s.nextChunk.get(sourceId, t0) ?? Infinity);
+    const n = s.count.get(sourceId, t0, end)!;
+    const take = n <= maxFixes ? n : Math.ceil(n / Math.ceil(n / maxFixes));
+    return s.rows.all(sourceId, t0, take);
   }
 
   /** Rows before the horizon that compaction would take now (processed ones), for progress. */
@@ -95,4 +112,15 @@ export class CompactionStore {
   totals(): { chunks: number; fixes: number; bytes: number } {
     return this.s.chunks.get()!;
   }
+}
+
+/** Whether two runs of rows are identical, member by member. */
+function sameRows(a: StoredFix[], b: StoredFix[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as unknown as Record<string, unknown>;
+    const y = b[i] as unknown as Record<string, unknown>;
+    for (const k in x) if (x[k] !== y[k]) return false;
+  }
+  return true;
 }
