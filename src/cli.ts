@@ -19,6 +19,7 @@ import { SimulationOptionError } from './simulator/run.ts';
 import { openStore, type Store } from './store/index.ts';
 import { TARIFF_FIELDS, type TariffChanges, type TariffField } from './store/tariffs.ts';
 import { retentionCommand } from './retention/command.ts';
+import { compactCommand } from './retention/compact-command.ts';
 import type { UserRow } from './store/users.ts';
 
 class UsageError extends Error {}
@@ -57,6 +58,11 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
     usage: 'retention   (delete data older than each tracker\'s storage period now; the server may keep running)',
     options: {},
     run: (ctx) => retentionCommand(ctx.store, loadConfig(), ctx.out, ctx.json),
+  },
+  compact: {
+    usage: 'compact   (move processed fixes older than FSM_COMPACT_AFTER_HOURS into compact chunks now; the server may keep running)',
+    options: {},
+    run: (ctx) => compactCommand(ctx.store, loadConfig(), ctx.out, ctx.json),
   },
   'user create': {
     usage: 'user create --login L --password P [--time-zone Z] [--locale L] [--measurement-system metric|imperial|us] [--demo] [--unactivated] | --parent L --login S --password P --rights r1,r2',

@@ -62,6 +62,8 @@ export interface Config {
   reports: { threads: number; perUser: number; attempts: number };
   /** Retention (docs/operations.md#retention): global limit in days (0: tariffs only), pass interval (0: off), rows per step. */
   retention: { days: number; intervalMinutes: number; stepRows: number; pauseMs: number };
+  /** Compaction of old fixes (docs/storage.md): horizon in hours, pass interval (0: off), rest between steps. */
+  compaction: { afterHours: number; intervalMinutes: number; pauseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -150,6 +152,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       intervalMinutes: int(env, 'FSM_RETENTION_INTERVAL_MINUTES', 60, 0, 10080),
       stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 1000, 10, 1_000_000),
       pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 10, 0, 10_000),
+    },
+    compaction: {
+      afterHours: int(env, 'FSM_COMPACT_AFTER_HOURS', 48, 0, 87_600),
+      intervalMinutes: int(env, 'FSM_COMPACT_INTERVAL_MINUTES', 30, 0, 10080),
+      pauseMs: int(env, 'FSM_COMPACT_PAUSE_MS', 10, 0, 10_000),
     },
   };
   return deepFreeze(cfg);

@@ -25,6 +25,7 @@ import { FileSweeper } from './files/sweep.ts';
 import { ForwardingService } from './forwarding/service.ts';
 import { ReportQueue } from './reports/queue.ts';
 import { RetentionService } from './retention/retention.ts';
+import { CompactionService } from './retention/compaction.ts';
 import { ReportScheduleRunner } from './reports/schedule-runner.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +58,7 @@ export interface Running {
   forwarding: ForwardingService;
   reports: ReportQueue;
   retention: RetentionService;
+  compaction: CompactionService;
   reportSchedules: ReportScheduleRunner;
   close(): Promise<void>;
 }
@@ -125,6 +127,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Data older than each tracker's storage period goes, in small steps (docs/operations.md#retention).
   const retention = new RetentionService({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, (level, msg, data) => api.log[level](data ?? {}, msg));
   retention.start();
+  // Old processed fixes move into compact chunks, in small steps (docs/storage.md).
+  const compaction = new CompactionService({ store, now: Date.now }, config.compaction, (level, msg, data) => api.log[level](data ?? {}, msg));
+  compaction.start();
   // Report schedules queue their reports and mail them once ready, rendered by the render pool (docs/schedules.md).
   const reportSchedules = new ReportScheduleRunner({ ...services, reports }, (msg, error) => api.log.error({ err: error }, msg));
   reportSchedules.start();
@@ -142,6 +147,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     forwarding,
     reports,
     retention,
+    compaction,
     reportSchedules,
     async close() {
       // Stop taking calls and device connections at once; in-flight calls and frames finish
@@ -160,6 +166,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
       await reportSchedules.stop();
       await reports.close(Math.max(1000, until - Date.now()));
       await retention.stop();
+      await compaction.stop();
       await telemetry.close(Math.max(1000, until - Date.now()));
       await uploads.close();
       await reportFiles.close();

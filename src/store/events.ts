@@ -5,6 +5,7 @@
  * (src/store/telemetry.ts), which replaces those decided in a reprocessed window.
  */
 import type { DB } from './db.ts';
+import { FixChunkStore } from './fix-chunks.ts';
 
 /** An event as read: which tracker it is listed for, its type, time and place, its members. */
 export interface EventRow {
@@ -61,7 +62,8 @@ export class EventStore {
   private sourceStmt;
   private silentStmt;
   private backStmt;
-  private firstAfterStmt;
+  /** Everything with a time after a loss, rows and compacted (docs/storage.md). */
+  private chunks: FixChunkStore;
   private markLost;
   private unmarkLost;
   private insertDevice;
@@ -82,7 +84,7 @@ export class EventStore {
         LEFT JOIN device_state d ON d.source_id = c.source_id WHERE s.last_seen > c.since`,
     );
     // Everything with a time after the loss was received after it: the first receipt among those.
-    this.firstAfterStmt = db.prepare<[number, number], number | null>('SELECT min(received) FROM fixes WHERE source_id = ? AND time > ?').pluck();
+    this.chunks = new FixChunkStore(db);
     this.markLost = db.prepare('INSERT INTO connection_lost (source_id, since) VALUES (?, ?)');
     this.unmarkLost = db.prepare('DELETE FROM connection_lost WHERE source_id = ?');
     this.insertDevice = db.prepare('INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, NULL, ?, ?, NULL, ?, ?, ?)');
@@ -103,7 +105,7 @@ export class EventStore {
   private checkNow(now: number, lostAfterMs: number): ConnectionChanges {
     const out: ConnectionChanges = { lost: [], restored: [] };
     for (const b of this.backStmt.all()) {
-      const first = this.firstAfterStmt.get(b.id, b.since) ?? now;
+      const first = this.chunks.minReceivedAfter(b.id, b.since) ?? now;
       const at = Math.max(first, b.since + lostAfterMs);
       this.insertDevice.run(b.id, 'connection_restored', at, b.lat, b.lng, JSON.stringify({ since: b.since, lost_duration: Math.round((at - b.since) / 1000) }));
       this.unmarkLost.run(b.id);

@@ -5,7 +5,9 @@
  */
 import { openDatabase, type DB } from './db.ts';
 import type { DeviceStateRow } from './device-state.ts';
-import { isGnssFix, ROW as F, ROW_WIDTH as COLS, type PackedRows } from '../core/point.ts';
+import { emptyColumns, isGnssFix, trackPointsOf, ROW as F, ROW_WIDTH as COLS, type PackedRows } from '../core/point.ts';
+import { decodeFixChunk, type StoredFix } from '../core/fix-chunk.ts';
+import { TrackPointStore } from './track-points.ts';
 
 /** The writer's in-memory device state: the stored row with its attributes parsed. */
 type State = Omit<DeviceStateRow, 'source_id' | 'attrs'> & { attrs: Record<string, [unknown, number]> };
@@ -46,6 +48,11 @@ export class FixStore {
   private statePut;
   private seenStmt;
   private pendingStmt;
+  private chunkAt;
+  private chunkDelete;
+  private logHigh;
+  private logDrop;
+  private points: TrackPointStore;
   /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
   private states = new Map<number, State>();
 
@@ -57,6 +64,15 @@ export class FixStore {
       `INSERT OR REPLACE INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // Compacted history (migration 031, docs/storage.md): the chunk a late record falls into.
+    this.chunkAt = db.prepare<[number, number], { first_time: number; last_time: number; data: Buffer }>(
+      'SELECT first_time, last_time, data FROM fix_chunks WHERE source_id = ? AND first_time <= ? ORDER BY first_time DESC LIMIT 1',
+    );
+    this.chunkDelete = db.prepare('DELETE FROM fix_chunks WHERE source_id = ? AND first_time = ?');
+    // Reopened rows are no new data: the forwarding log entries their inserts logged go again.
+    this.logHigh = db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck();
+    this.logDrop = db.prepare('DELETE FROM forward_log WHERE source_id = ? AND seq > ?');
+    this.points = new TrackPointStore(db);
     this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
     // What the telemetry core still has to process: the earliest new fix time per device (migration 009).
     this.pendingStmt = db.prepare(
@@ -93,6 +109,10 @@ export class FixStore {
           const sourceId = v[o + F.source];
           const time = v[o + F.time];
           const flags = v[o + F.flags];
+          // Late data into compacted history: its chunk goes back to rows first, so the repeat of
+          // an instant merges exactly as into an uncompacted row (compaction packs it again later).
+          const last = this.state(sourceId).last_time;
+          if (last !== null && time <= last) this.reopen(sourceId, time);
           params.push(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r], num(v[o + F.odometer]), num(v[o + F.hours]), num(v[o + F.fuelUsed]));
           if (params.length === ROWS_PER_INSERT * COLUMNS) {
             this.insertMany.run(params);
@@ -130,6 +150,40 @@ export class FixStore {
       throw e;
     }
     return n;
+  }
+
+  /**
+   * The chunk holding `time`, if any, back into rows of `fixes` (and its track points back into the
+   * packed points, which compaction had dropped), in the writer's transaction.
+   */
+  private reopen(sourceId: number, time: number): void {
+    const c = this.chunkAt.get(sourceId, time);
+    if (!c || c.last_time < time) return;
+    const rows = decodeFixChunk(c.data);
+    this.chunkDelete.run(sourceId, c.first_time);
+    const logged = this.logHigh.get()!;
+    const params: unknown[] = [];
+    const put = (r: StoredFix) => params.push(sourceId, r.time, r.lat, r.lng, r.alt, r.speed, r.course, r.satellites, r.hdop, r.precision, r.flags, r.received, r.attrs, r.odometer, r.hours, r.fuel_used);
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      params.length = 0;
+      for (let k = i; k < i + ROWS_PER_INSERT; k++) put(rows[k]);
+      this.insertMany.run(params);
+    }
+    for (; i < rows.length; i++) {
+      params.length = 0;
+      put(rows[i]);
+      this.insertStmt.run(params);
+    }
+    this.logDrop.run(sourceId, logged);
+    const cols = emptyColumns(rows.length);
+    for (const r of rows) {
+      cols.time[cols.n] = r.time;
+      cols.lat[cols.n] = r.lat ?? NaN;
+      cols.lng[cols.n] = r.lng ?? NaN;
+      cols.flags[cols.n++] = r.flags;
+    }
+    this.points.replace(sourceId, c.first_time, c.last_time, trackPointsOf(cols));
   }
 
   /** Newer data wins: the last valid GNSS fix (LBS excluded), the last record. */

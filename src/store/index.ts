@@ -34,6 +34,7 @@ import { MapLayerStore } from './map-layers.ts';
 import { OpsStore } from './ops.ts';
 import { ReportDataStore, ReportStore } from './reports.ts';
 import { RetentionStore } from './retention.ts';
+import { CompactionStore } from './compaction.ts';
 import { EventStore } from './events.ts';
 
 export interface Store {
@@ -73,6 +74,8 @@ export interface Store {
   reportData: ReportDataStore;
   /** Retention's deletes in small steps (docs/operations.md#retention). */
   retention: RetentionStore;
+  /** Compaction of old fixes into chunks, in small steps (docs/storage.md). */
+  compaction: CompactionStore;
   /** The event log (docs/events.md). */
   events: EventStore;
   reportSchedules: ReportScheduleStore;
@@ -161,6 +164,7 @@ export function openStore(file: string): Store {
     reports: new ReportStore(db),
     reportData: new ReportDataStore(db),
     retention: new RetentionStore(db),
+    compaction: new CompactionStore(db),
     events: new EventStore(db),
     reportSchedules: new ReportScheduleStore(db),
     employees: new EmployeeStore(db),

@@ -4,6 +4,21 @@
  * as gzip'd JSON: the queue and the API never parse it, they hand the bytes on.
  */
 import type { DB } from './db.ts';
+import { FixChunkStore, type StoredFix } from './fix-chunks.ts';
+
+/** What the report reads take of compacted fixes (docs/storage.md). */
+const REPORT_COLUMNS = ['lat', 'lng', 'alt', 'speed', 'satellites', 'flags', 'attrs'] as const;
+const STEP_COLUMNS = ['speed', 'flags', 'lat', 'lng'] as const;
+const FUEL_COLUMNS = ['lat', 'lng', 'speed', 'attrs'] as const;
+
+/** The fuel report's rows out of chunk pieces: those with attributes, as the row read gives them. */
+function* fuelRowsOf(fixes: Iterable<StoredFix>): IterableIterator<FuelFixRow> {
+  for (const f of fixes) if (f.attrs !== null) yield { time: f.time, lat: f.lat, lng: f.lng, speed: f.speed, attrs: f.attrs };
+}
+
+function* stepsOf(rows: Iterable<StoredFix>): Generator<{ time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }> {
+  for (const r of rows) yield { time: r.time, speed: r.speed, flags: r.flags, lat: r.lat, lng: r.lng };
+}
 
 export type ReportState = 'queued' | 'running' | 'ready' | 'failed';
 
@@ -226,8 +241,12 @@ export class ReportDataStore {
   private stepsStmt;
   private formsStmt;
   private fuelStmt;
+  private chunks: FixChunkStore;
+  private snapshot: <T>(fn: () => T) => T;
 
   constructor(db: DB) {
+    this.chunks = new FixChunkStore(db);
+    this.snapshot = (fn) => db.transaction(fn)();
     this.checkinsStmt = db.prepare<[number, number, number], ReportCheckinRow>(
       `SELECT c.marker_time, c.lat, c.lng, c.address, c.comment,
          (SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.id = c.employee_id) AS employee,
@@ -286,14 +305,17 @@ export class ReportDataStore {
   }
   /** Every fix of [from, to] with its attributes, in time order (the point report: a day at most). */
   fixes(sourceId: number, from: number, to: number): ReportFixRow[] {
-    return this.fixesStmt.all(sourceId, from, to);
+    if (!this.chunks.anyIn(sourceId, from, to)) return this.fixesStmt.all(sourceId, from, to);
+    return this.snapshot(() => this.chunks.readFixes(sourceId, from, to, REPORT_COLUMNS).map((r) => ({ time: r.time, lat: r.lat, lng: r.lng, alt: r.alt, speed: r.speed, satellites: r.satellites, flags: r.flags, attrs: r.attrs })));
   }
   /** Fixes of [from, to] with attributes (the fuel level is one), one at a time, in time order: the fuel report's only read of fixes. */
   fuelFixes(sourceId: number, from: number, to: number): IterableIterator<FuelFixRow> {
-    return this.fuelStmt.iterate(sourceId, from, to);
+    if (!this.chunks.anyIn(sourceId, from, to)) return this.fuelStmt.iterate(sourceId, from, to);
+    return fuelRowsOf(this.chunks.iterateFixes(sourceId, from, to, FUEL_COLUMNS));
   }
   /** Time, speed, flags and location of every fix of [from, to], one at a time (long periods). */
   steps(sourceId: number, from: number, to: number): IterableIterator<{ time: number; speed: number | null; flags: number; lat: number | null; lng: number | null }> {
-    return this.stepsStmt.iterate(sourceId, from, to);
+    if (!this.chunks.anyIn(sourceId, from, to)) return this.stepsStmt.iterate(sourceId, from, to);
+    return stepsOf(this.chunks.iterateFixes(sourceId, from, to, STEP_COLUMNS));
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { DB } from './db.ts';
 import { packChunk, TrackPointStore } from './track-points.ts';
+import { decodeFixChunk, encodeFixChunk } from '../core/fix-chunk.ts';
 
 export interface RetentionSource {
   source_id: number;
@@ -65,6 +66,13 @@ export class RetentionStore {
       straddling: db.prepare<[number, number, number], { first_time: number; last_time: number }>(
         'SELECT first_time, last_time FROM track_points WHERE source_id = ? AND first_time < ? AND last_time >= ? ORDER BY first_time DESC LIMIT 1',
       ),
+      // Fix chunks (migration 031) starting before the bound, oldest first; read one at a time.
+      fixChunksBefore: db.prepare<[number, number], { first_time: number; last_time: number; count: number }>(
+        'SELECT first_time, last_time, count FROM fix_chunks WHERE source_id = ? AND first_time < ? ORDER BY first_time LIMIT 64',
+      ),
+      fixChunkData: db.prepare<[number, number], Buffer>('SELECT data FROM fix_chunks WHERE source_id = ? AND first_time = ?').pluck(),
+      removeFixChunk: db.prepare('DELETE FROM fix_chunks WHERE source_id = ? AND first_time = ?'),
+      insertFixChunk: db.prepare('INSERT INTO fix_chunks (source_id, first_time, last_time, count, data) VALUES (?, ?, ?, ?, ?)'),
       removeChunk: db.prepare('DELETE FROM track_points WHERE source_id = ? AND first_time = ?'),
       insertChunk: db.prepare('INSERT INTO track_points (source_id, first_time, last_time, data) VALUES (?, ?, ?, ?)'),
       // Closed segments that ended before the bound (the open one is the device's present).
@@ -140,8 +148,12 @@ export class RetentionStore {
           return s.checkpoints.run(at).changes;
         case 'forward_log':
           return s.forwardLog.run({ ...at, cursor: this.guard(sourceId).cursor ?? Number.MAX_SAFE_INTEGER }).changes;
-        case 'fixes':
-          return s.fixes.run({ ...at, bound: Math.min(keep, this.heldFrom(sourceId)) }).changes;
+        case 'fixes': {
+          // Rows, then whole chunks (docs/storage.md): a step takes about `limit` fixes either way.
+          const bound = Math.min(keep, this.heldFrom(sourceId));
+          const n = s.fixes.run({ ...at, bound }).changes;
+          return n >= limit ? n : n + this.dropChunks(sourceId, bound, limit - n);
+        }
       }
     }).immediate();
   }
@@ -149,6 +161,29 @@ export class RetentionStore {
   /** Done with a device: forget its cached forwarding hold. */
   end(sourceId: number): void {
     this.guards.delete(sourceId);
+  }
+
+  /**
+   * Compacted fixes before `bound`: whole chunks go (at least one, until about `budget` fixes), the
+   * one reaching over the bound is encoded again with its fixes from the bound on. Answers the fixes removed.
+   */
+  private dropChunks(sourceId: number, bound: number, budget: number): number {
+    let n = 0;
+    for (const c of this.s.fixChunksBefore.all(sourceId, bound)) {
+      if (n >= budget) break;
+      if (c.last_time < bound) {
+        this.s.removeFixChunk.run(sourceId, c.first_time);
+        n += c.count;
+        continue;
+      }
+      const data = this.s.fixChunkData.get(sourceId, c.first_time)!;
+      this.s.removeFixChunk.run(sourceId, c.first_time);
+      const kept = decodeFixChunk(data).filter((r) => r.time >= bound);
+      if (kept.length) this.s.insertFixChunk.run(sourceId, kept[0].time, kept[kept.length - 1].time, kept.length, encodeFixChunk(kept));
+      n += c.count - kept.length;
+      break;
+    }
+    return n;
   }
 
   /** The chunk reaching over `keep` keeps only its points from `keep` on; answers 1 when it was trimmed. */

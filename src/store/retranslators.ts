@@ -4,6 +4,7 @@
  * retranslator, batches of the log joined with the fixes) share this class.
  */
 import type { DB } from './db.ts';
+import { FixChunkStore, type ChunkSpan, type StoredFix } from './fix-chunks.ts';
 
 export interface RetranslatorRow {
   id: number;
@@ -65,8 +66,10 @@ const COLS = 'id, user_id, name, protocol_id, address, port, login, password, en
 
 export class RetranslatorStore {
   private s;
+  private chunks: FixChunkStore;
 
   constructor(private db: DB) {
+    this.chunks = new FixChunkStore(db);
     this.s = {
       list: db.prepare<[number], RetranslatorRow>(`SELECT ${COLS} FROM retranslators WHERE user_id = ? ORDER BY id`),
       get: db.prepare<[number, number], RetranslatorRow>(`SELECT ${COLS} FROM retranslators WHERE id = ? AND user_id = ?`),
@@ -105,7 +108,7 @@ export class RetranslatorStore {
                 f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used
          FROM forward_log l
          CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
-         CROSS JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
+         LEFT JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
          WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
          ORDER BY l.seq LIMIT ?`,
       ),
@@ -196,7 +199,26 @@ export class RetranslatorStore {
   }
   /** Up to `limit` entries after `after` (and at most `upTo`) not yet acknowledged, in arrival order, with their fixes. */
   batch(retranslatorId: number, after: number, upTo: number, limit: number): LoggedFixRow[] {
-    return this.s.batch.all(retranslatorId, after, upTo, limit);
+    return this.db.transaction(() => {
+      // A fix no longer a row is in its chunk (compacted while the receiver lagged, docs/storage.md);
+      // an entry whose fix is gone altogether is left out, as the inner join did.
+      const out: LoggedFixRow[] = [];
+      const cache = new Map<number, { chunk: ChunkSpan; rows: StoredFix[] }>();
+      while (out.length < limit) {
+        const want = limit - out.length;
+        const rows = this.s.batch.all(retranslatorId, after, upTo, want);
+        for (const r of rows) {
+          if (r.flags !== null) out.push(r);
+          else {
+            const f = this.chunks.chunkFixAt(r.source_id, r.time, cache);
+            if (f) out.push({ seq: r.seq, source_id: r.source_id, ...f });
+          }
+        }
+        if (rows.length < want) break;
+        after = rows[rows.length - 1].seq;
+      }
+      return out;
+    })();
   }
   /** Fixes waiting for the retranslator's receiver. */
   backlog(retranslatorId: number): number {

@@ -3,12 +3,13 @@
  * data (tracks, visits, counters) written back in one transaction per processed window.
  */
 import { DEFAULT_SETTINGS, type Counters, type GeoKind, type Segment, type TrackerEvent, type TrackerSettings, type Visit } from '../core/telemetry.ts';
-import { emptyFullColumns, type FullPointColumns } from '../core/point.ts';
+import { emptyFullColumns, MEASURE_COLUMNS, type FullPointColumns } from '../core/point.ts';
 import { openDatabase, type DB } from './db.ts';
 import { loadGeoRows, type GeoSnapshot } from './geo.ts';
 import type { TaskStatus } from './tasks.ts';
 import { TrackPointStore, type PackedPoints } from './track-points.ts';
 import { packState, unpackState } from './checkpoint-state.ts';
+import { chunkPointColumns, FixChunkStore } from './fix-chunks.ts';
 
 /** What judging a task needs of its row. */
 export interface JudgedTask {
@@ -72,7 +73,7 @@ const JUDGED = `id, type, route_id, ord AS route_order, status, from_time, to_ti
 
 // Only columns (migration 011): the attributes processing needs are kept beside the JSON.
 const POINTS_SQL = `SELECT time, lat, lng, alt, speed, course, satellites, precision, hdop, flags, odometer, hours, fuel_used
-  FROM fixes WHERE source_id = ? AND time >= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
+  FROM fixes WHERE source_id = ? AND time >= ? AND time <= ? AND lat IS NOT NULL ORDER BY time LIMIT ?`;
 
 
 /** A telemetry worker's own connection to the database file. */
@@ -121,9 +122,12 @@ export class TelemetryStore {
   private collectStmt;
 
   readonly trackPoints: TrackPointStore;
+  /** Compacted history (docs/storage.md): windows and alarms read through it. */
+  readonly fixChunks: FixChunkStore;
 
   constructor(readonly db: DB) {
     this.trackPoints = new TrackPointStore(db);
+    this.fixChunks = new FixChunkStore(db);
     // Rows straight into the packed columns by an aggregate function: one JS call per row and no
     // per-row array (reading rows as arrays cost about as much again as the scan).
     // Named parameters, not a rest array: no array per row.
@@ -213,7 +217,12 @@ export class TelemetryStore {
 
   /** The alarm values (attribute `alarm`) of a device's located fixes flagged as alarms in [from, to], in time order. */
   alarmsOf(sourceId: number, from: number, to: number): Array<{ time: number; alarm: string }> {
-    return this.alarmsStmt.all(sourceId, from, to).filter((r) => typeof r.alarm === 'string');
+    const out: Array<{ time: number; alarm: string }> = [];
+    for (const p of this.fixChunks.pieces(sourceId, from, to)) {
+      if (!p.chunk) out.push(...this.alarmsStmt.all(sourceId, p.from, p.to).filter((r) => typeof r.alarm === 'string'));
+      else for (const r of this.fixChunks.decode(sourceId, p.chunk, ['lat', 'flags', 'attrs'])) if (r.time >= p.from && r.time <= p.to && r.lat !== null && r.flags & 32) pushAlarm(out, r.time, r.attrs);
+    }
+    return out;
   }
 
   /**
@@ -308,9 +317,24 @@ export class TelemetryStore {
    * columns the workers take (the telemetry hot path: no object per point on this thread).
    */
   pointColumns(sourceId: number, from: number, limit: number): FullPointColumns {
+    if (!this.fixChunks.anyIn(sourceId, from, Number.MAX_SAFE_INTEGER)) return this.rowPointColumns(sourceId, from, Number.MAX_SAFE_INTEGER, limit);
+    // Compacted history (late data, reprocessing): chunks and rows in time order, in one snapshot.
+    return this.readSnapshot(() => {
+      const out = emptyFullColumns(limit);
+      for (const p of this.fixChunks.pieces(sourceId, from, Number.MAX_SAFE_INTEGER)) {
+        if (out.n >= limit) break;
+        if (p.chunk) chunkPointColumns(this.fixChunks.decode(sourceId, p.chunk, POINT_COLUMNS), p.from, p.to, out, limit);
+        else appendFull(out, this.rowPointColumns(sourceId, p.from, p.to, limit - out.n));
+      }
+      return out;
+    });
+  }
+
+  /** The located rows of `fixes` in [from, to], at most `limit`. */
+  private rowPointColumns(sourceId: number, from: number, to: number, limit: number): FullPointColumns {
     this.capacity = limit;
     this.collected = undefined;
-    const n = this.collectStmt.get(sourceId, from, limit) as number;
+    const n = this.collectStmt.get(sourceId, from, to, limit) as number;
     const c = n && this.collected ? this.collected : emptyFullColumns(0);
     this.collected = undefined;
     return c;
@@ -383,6 +407,25 @@ export class TelemetryStore {
           ON CONFLICT (source_id) DO UPDATE SET from_time = 0, version = version + 1, late_from = 0, late_version = late_version + 1`)
         .run(sourceId);
     })();
+  }
+}
+
+const POINT_COLUMNS = ['lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'hdop', 'flags', 'odometer', 'hours', 'fuel_used'] as const;
+
+/** Appends every point of `src` to `out` (which has room). */
+function appendFull(out: FullPointColumns, src: FullPointColumns): void {
+  for (const k of ['time', 'lat', 'lng', 'flags', ...MEASURE_COLUMNS] as const) out[k].set(src[k].subarray(0, src.n), out.n);
+  out.n += src.n;
+}
+
+/** An alarm-flagged fix's `alarm` attribute, when its attributes are JSON and it is a string (as json_extract reads it). */
+function pushAlarm(out: Array<{ time: number; alarm: string }>, time: number, attrs: string | null): void {
+  if (attrs === null) return;
+  try {
+    const alarm = (JSON.parse(attrs) as Record<string, unknown>)?.alarm;
+    if (typeof alarm === 'string') out.push({ time, alarm });
+  } catch {
+    /* not JSON: json_valid() leaves it out too */
   }
 }
 

@@ -14,6 +14,7 @@
  */
 import type { DB } from './db.ts';
 import { appendColumns, emptyColumns, FLAG, type PointColumns } from '../core/point.ts';
+import { FixChunkStore } from './fix-chunks.ts';
 
 /** ~3.2 KB a chunk: small enough to rewrite on every live window, few enough to read a day quickly. */
 export const CHUNK_POINTS = 128;
@@ -69,8 +70,10 @@ export class TrackPointStore {
   private insert;
   private tailStmt;
   private pendingStmt;
+  private fixChunks: FixChunkStore;
 
   constructor(db: DB) {
+    this.fixChunks = new FixChunkStore(db);
     // Both ranges of the primary key: the chunk holding (or preceding) a time, and those starting in a span.
     this.atOrBefore = db.prepare<[number, number], ChunkRow>('SELECT first_time, last_time, data FROM track_points WHERE source_id = ? AND first_time <= ? ORDER BY first_time DESC LIMIT 1');
     this.after = db.prepare<[number, number, number], ChunkRow>('SELECT first_time, last_time, data FROM track_points WHERE source_id = ? AND first_time > ? AND first_time <= ? ORDER BY first_time');
@@ -85,6 +88,9 @@ export class TrackPointStore {
    * outside it stay. Call inside the transaction that writes the window's other results.
    */
   replace(sourceId: number, from: number, to: number, points: PackedPoints): void {
+    // Compacted history keeps its points in its fix chunks only (docs/storage.md): reprocessing
+    // over it does not write them again.
+    points = this.outsideChunks(sourceId, from, to, points);
     const before = this.atOrBefore.get(sourceId, from);
     // The chunk holding `from`, or a partly filled one just before it: merged, so appends fill it up.
     const touched = before && (before.last_time >= from || before.data.length / BYTES_PER_POINT < CHUNK_POINTS) ? [before] : [];
@@ -107,6 +113,20 @@ export class TrackPointStore {
       const b = Math.min(merged.n, a + CHUNK_POINTS);
       this.insert.run(sourceId, merged.time[a], merged.time[b - 1], packChunk(merged, a, b));
     }
+  }
+
+  /** The points not inside a fix chunk's span. */
+  private outsideChunks(sourceId: number, from: number, to: number, points: PackedPoints): PackedPoints {
+    const chunks = points.n ? this.fixChunks.chunksIn(sourceId, from, to) : [];
+    if (!chunks.length) return points;
+    const out = emptyPacked(points.n);
+    for (let i = 0, k = 0; i < points.n; i++) {
+      const t = points.time[i];
+      while (k < chunks.length && chunks[k].last_time < t) k++;
+      if (k < chunks.length && chunks[k].first_time <= t) continue;
+      appendColumns(out, points, i, i + 1);
+    }
+    return out;
   }
 
   /** Stored points in [from, to], GSM LBS ones only when asked. */

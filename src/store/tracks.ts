@@ -9,9 +9,10 @@
  * (The aggregate is SQLite-specific; a PostgreSQL store would use array_agg for the same.)
  */
 import type { DB } from './db.ts';
-import type { Extent } from '../core/geo.ts';
+import { extentOf, type Extent } from '../core/geo.ts';
 import { concatColumns, emptyColumns, FLAG, isTrackPoint, type PointColumns } from '../core/point.ts';
 import { TrackPointStore } from './track-points.ts';
+import { FixChunkStore, type ChunkSpan } from './fix-chunks.ts';
 
 export { concatColumns, emptyColumns, type PointColumns } from '../core/point.ts';
 
@@ -80,6 +81,17 @@ export interface PointRow {
   flags: number;
 }
 
+const DETAIL_COLUMNS = ['lat', 'lng', 'alt', 'speed', 'course', 'satellites', 'precision', 'flags'] as const;
+
+const extentOfColumns = (c: PointColumns): Extent => extentOf(c.lat, c.lng, c.n);
+
+/** Two extents as one (an empty one, with null bounds, adds nothing). */
+function joinExtents(a: Extent, b: Extent): Extent {
+  if (!b.n) return a;
+  if (!a.n) return b;
+  return { n: a.n + b.n, minLat: Math.min(a.minLat, b.minLat), maxLat: Math.max(a.maxLat, b.maxLat), minLng: Math.min(a.minLng, b.minLng), maxLng: Math.max(a.maxLng, b.maxLng) };
+}
+
 const LISTED = "type IN ('trip', 'single_report')";
 /** Above this many points, `details` scans the range instead of looking each one up. */
 const MANY = 5000;
@@ -98,10 +110,12 @@ export class TrackStore {
   private withLbs = false;
 
   private packed: TrackPointStore;
+  private chunks: FixChunkStore;
   private inSnapshot: <T>(fn: () => T) => T;
 
   constructor(db: DB) {
     this.packed = new TrackPointStore(db);
+    this.chunks = new FixChunkStore(db);
     this.inSnapshot = (fn) => db.transaction(fn)();
     // Fills the columns of one query row by row: one JS call per row and no per-row objects.
     // (@types/better-sqlite3 types `step` with one argument; SQLite passes one per SQL argument.)
@@ -163,7 +177,24 @@ export class TrackStore {
 
   /** Bounding box of the points in [from, to] (GSM LBS ones included). */
   extent(sourceId: number, from: number, to: number): Extent {
-    return this.extentStmt.get(sourceId, from, to)!;
+    return this.inSnapshot(() => {
+      const parts = this.chunks.pieces(sourceId, from, to).map((p) => (p.chunk ? extentOfColumns(this.chunkColumns(sourceId, p.chunk, p.from, p.to, true)) : this.extentStmt.get(sourceId, p.from, p.to)!));
+      return parts.length === 1 ? parts[0] : parts.reduce(joinExtents);
+    });
+  }
+
+  /** The track points of a chunk within [from, to] (time, location and flags decoded only). */
+  private chunkColumns(sourceId: number, chunk: ChunkSpan, from: number, to: number, includeLbs: boolean): PointColumns {
+    const rows = this.chunks.decode(sourceId, chunk, ['lat', 'lng', 'flags']);
+    const out = emptyColumns(rows.length);
+    for (const r of rows) {
+      if (r.time < from || r.time > to || !isTrackPoint(r.flags, r.lat, r.lng) || (!includeLbs && r.flags & FLAG.lbs)) continue;
+      out.time[out.n] = r.time;
+      out.lat[out.n] = r.lat!;
+      out.lng[out.n] = r.lng!;
+      out.flags[out.n++] = r.flags;
+    }
+    return out;
   }
 
   /**
@@ -172,11 +203,20 @@ export class TrackStore {
    */
   columns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
     return this.inSnapshot(() => {
+      // Compacted ranges from their chunks, the rest as before (docs/storage.md).
+      const parts = this.chunks.pieces(sourceId, from, to).map((p) => (p.chunk ? this.chunkColumns(sourceId, p.chunk, p.from, p.to, includeLbs) : this.rowColumns(sourceId, p.from, p.to, includeLbs)));
+      return parts.length === 1 ? parts[0] : concatColumns(parts);
+    });
+  }
+
+  /** Points of a range without chunks: packed points as far as processed, then `fixes`. */
+  private rowColumns(sourceId: number, from: number, to: number, includeLbs: boolean): PointColumns {
+    {
       const covered = this.packed.coveredUntil(sourceId);
       if (covered < from) return this.fixColumns(sourceId, from, to, includeLbs);
       const stored = this.packed.read(sourceId, from, Math.min(to, covered), includeLbs);
       return covered >= to ? stored : concatColumns([stored, this.fixColumns(sourceId, covered + 1, to, includeLbs)]);
-    });
+    }
   }
 
   /** Points in [from, to] read from `fixes`. */
@@ -191,6 +231,8 @@ export class TrackStore {
 
   /** The full rows at these ascending times (each an existing point time). Many times: one range scan instead of look-ups. */
   details(sourceId: number, times: number[]): PointRow[] {
+    if (!times.length) return [];
+    if (this.chunks.anyIn(sourceId, times[0], times[times.length - 1])) return this.inSnapshot(() => this.unionDetails(sourceId, times));
     if (times.length <= MANY) return this.detailsStmt.all(sourceId, JSON.stringify(times));
     const rows = this.rangeStmt.all(sourceId, times[0], times[times.length - 1]);
     const out: PointRow[] = [];
@@ -199,6 +241,19 @@ export class TrackStore {
         out.push(rows[i]);
         k++;
       }
+    }
+    return out;
+  }
+
+  /** `details` over compacted history: the rows and chunks of the span, the asked times picked. */
+  private unionDetails(sourceId: number, times: number[]): PointRow[] {
+    const rows = this.chunks.readFixes(sourceId, times[0], times[times.length - 1], DETAIL_COLUMNS);
+    const out: PointRow[] = [];
+    for (let i = 0, k = 0; i < rows.length && k < times.length; i++) {
+      if (rows[i].time !== times[k]) continue;
+      const r = rows[i];
+      out.push({ time: r.time, lat: r.lat!, lng: r.lng!, alt: r.alt, speed: r.speed, course: r.course, satellites: r.satellites, precision: r.precision, flags: r.flags });
+      k++;
     }
     return out;
   }

@@ -46,8 +46,8 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   let running: Running;
   let config: ReturnType<typeof loadConfig>;
   try {
-    // No background retention pass: fixtures are often dated years back (retention tests run passes themselves).
-    config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', FSM_TELEMETRY_THREADS: '1', FSM_RETENTION_INTERVAL_MINUTES: '0', ...ports, ...env });
+    // No background retention or compaction pass: fixtures are often dated years back (retention tests run passes themselves).
+    config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', FSM_TELEMETRY_THREADS: '1', FSM_RETENTION_INTERVAL_MINUTES: '0', FSM_COMPACT_INTERVAL_MINUTES: '0', ...ports, ...env });
     running = await start(config, { logger: false, print: (s) => printed.push(s) });
   } catch (e) {
     removeDir();
