@@ -10,10 +10,10 @@
  * (--interval 0 floods: the most the server acknowledges.)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
 import { createServer as createTcp } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     'per-packet': { type: 'string', default: '50' },
     // writes the server process's CPU profiles (main thread and worker threads) to this directory
     'server-cpu-prof': { type: 'string' },
+    // both retranslators bound but disabled: what the forwarding log alone costs the writer
+    disabled: { type: 'boolean', default: false },
     // internal: this file run as the receivers' child process
     receivers: { type: 'boolean', default: false },
     // internal: that child runs only this receiver (each receiver in a process of its own)
@@ -128,8 +130,8 @@ function prepare(forward: boolean): { dir: string; retranslators: number[] } {
   store.transaction(() => {
     const tids = ids(trackers).map((d) => store.trackers.add({ userId, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() }));
     if (!forward) return;
-    retranslators.push(createRetranslator(store, user, { name: 'wialon', protocol_id: 1, address: '127.0.0.1', port: receiverPorts.wialon, password: 'pw', enabled: true }));
-    retranslators.push(createRetranslator(store, user, { name: 'json', protocol_id: 3, address: `http://127.0.0.1:${receiverPorts.json}/`, enabled: true }));
+    retranslators.push(createRetranslator(store, user, { name: 'wialon', protocol_id: 1, address: '127.0.0.1', port: receiverPorts.wialon, password: 'pw', enabled: !values.disabled }));
+    retranslators.push(createRetranslator(store, user, { name: 'json', protocol_id: 3, address: `http://127.0.0.1:${receiverPorts.json}/`, enabled: !values.disabled }));
     for (const tid of tids) for (const r of retranslators) bindTracker(store, userId, r, store.trackers.get(userId, tid)!, null, Date.now());
   });
   store.close();
@@ -156,6 +158,24 @@ async function server(dir: string): Promise<{ proc: ChildProcess; port: number }
   return { proc, port: p };
 }
 
+/** CPU seconds the server used so far (Linux /proc; user + system): all threads, and the forwarding thread's. */
+function cpuSeconds(pid: number): { all: number; forward: number } {
+  const ticks = (stat: string) => {
+    const f = stat.split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  try {
+    let forward = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (stat.includes('(fsm-forward)')) forward += ticks(stat);
+    }
+    return { all: ticks(readFileSync(`/proc/${pid}/stat`, 'utf8')), forward };
+  } catch {
+    return { all: NaN, forward: NaN };
+  }
+}
+
 async function run(forward: boolean): Promise<{ ingest: number; wialon: number; json: number; maxBacklog: number; drainS: number }> {
   const { dir, retranslators } = prepare(forward);
   const { proc, port: p } = await server(dir);
@@ -166,6 +186,7 @@ async function run(forward: boolean): Promise<{ ingest: number; wialon: number; 
   const sim = runSimulation({ protocol: 'teltonika', trackers, interval, duration: seconds + warmup, host: '127.0.0.1', port: p, deviceIds: ids(trackers), recordsPerPacket: perPacket, drainTimeout: 5, connectConcurrency: 256, onAck: (_d, r) => (acked += r.length) });
   await new Promise((r) => setTimeout(r, warmup * 1000));
   const start = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
+  const cpu0 = cpuSeconds(proc.pid!);
   let maxBacklog = 0;
   let last = { ...start };
   console.log(forward ? '  s   ingest/s  wialon/s    json/s  backlog wialon  backlog json' : '  s   ingest/s');
@@ -182,9 +203,15 @@ async function run(forward: boolean): Promise<{ ingest: number; wialon: number; 
     last = now;
   }
   const el = (last.t - start.t) / 1000;
+  const cpu1 = cpuSeconds(proc.pid!);
+  const cpu = { all: cpu1.all - cpu0.all, forward: cpu1.forward - cpu0.forward };
+  const ingested = last.acked - start.acked;
+  const us = (s: number, n: number) => (n ? `${Math.round((s * 1e6) / n)} µs` : '-');
+  const fwdPart = forward ? `; the forwarding thread ${cpu.forward.toFixed(1)} s (${us(cpu.forward, last.wialon - start.wialon + last.json - start.json)} per forwarded fix and retranslator)` : '';
+  console.log(`server CPU ${cpu.all.toFixed(1)} s over ${el.toFixed(1)} s: ${us(cpu.all - cpu.forward, ingested)} per ingested fix outside the forwarding thread${fwdPart}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const result = { ingest: (last.acked - start.acked) / el, wialon: (last.wialon - start.wialon) / el, json: (last.json - start.json) / el, maxBacklog, drainS: 0 };
   await sim;
-  if (forward) {
+  if (forward && !values.disabled) {
     const d0 = performance.now();
     while (backlogs().some((b) => b > 0) && performance.now() - d0 < 120_000) await new Promise((r) => setTimeout(r, 100));
     result.drainS = (performance.now() - d0) / 1000;
