@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -97,7 +97,8 @@ while (Object.keys(done).length < kinds.length && performance.now() - start < 30
 const cpu = process.cpuUsage(cpu0);
 await engine.stop();
 for (const k of kinds) console.log(`${k.padEnd(6)}: ${written.toLocaleString('en')} fixes in ${done[k]?.toFixed(1) ?? '>300'} s = ${done[k] ? Math.round(written / done[k]).toLocaleString('en') : '?'} fixes/s`);
-console.log(`engine CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s over ${((performance.now() - start) / 1000).toFixed(1)} s wall`);
+const cpuS = (cpu.user + cpu.system) / 1e6;
+console.log(`engine CPU: ${cpuS.toFixed(1)} s over ${((performance.now() - start) / 1000).toFixed(1)} s wall (${Math.round((cpuS * 1e6) / (written * kinds.length))} µs per forwarded fix and retranslator); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 engineStore.close();
 store.close();
 child.kill();

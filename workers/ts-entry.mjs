@@ -4,4 +4,6 @@ import { register } from 'tsx/esm/api';
 import { workerData } from 'node:worker_threads';
 
 register();
+// a thread started with workerData.nice lowers its own CPU priority first (src/core/thread-priority.ts)
+if (workerData?.nice) (await import('../src/core/thread-priority.ts')).threadPriority(workerData.nice);
 await import(workerData.__entry);

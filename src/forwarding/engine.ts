@@ -56,6 +56,13 @@ export class ForwardingEngine {
     return this.forwarders.get(id)?.status ?? this.statuses.get(id);
   }
 
+  /** The largest backlog of the running (enabled) retranslators: a disabled one's backlog waits by design. */
+  largestBacklog(): number {
+    let max = 0;
+    for (const f of this.forwarders.values()) max = Math.max(max, f.status.backlog);
+    return max;
+  }
+
   /** Every retranslator's status, enabled or not. */
   allStatuses(): Array<[number, ForwardStatus]> {
     const out = new Map(this.statuses);

@@ -40,32 +40,76 @@ export function backoffDelay(attempt: number, o: Pick<ForwarderOptions, 'backoff
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
+/**
+ * A logged fix as the protocols take it, built straight from its row: the attributes are parsed only
+ * when a protocol asks for them (the JSON protocols embed the stored text instead), so a forwarded fix
+ * costs one small object.
+ */
+class LoggedFix implements ForwardFix {
+  readonly seq: number;
+  readonly sourceId: number;
+  readonly trackerId: number;
+  readonly deviceId: string;
+  readonly time: number;
+  readonly received: number;
+  readonly lat: number | null;
+  readonly lng: number | null;
+  readonly alt: number | null;
+  readonly speed: number | null;
+  readonly course: number | null;
+  readonly satellites: number | null;
+  readonly hdop: number | null;
+  readonly precision: number | null;
+  readonly flags: number;
+  readonly odometer: number | null;
+  readonly hours: number | null;
+  readonly fuelUsed: number | null;
+  readonly attrsJson: string | null;
+  private parsed: Record<string, unknown> | undefined;
+
+  constructor(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }) {
+    this.seq = r.seq;
+    this.sourceId = r.source_id;
+    this.trackerId = b.tracker_id;
+    this.deviceId = b.fake_device_id ?? b.device_id;
+    this.time = r.time;
+    this.received = r.received;
+    this.lat = r.lat;
+    this.lng = r.lng;
+    this.alt = r.alt;
+    this.speed = r.speed;
+    this.course = r.course;
+    this.satellites = r.satellites;
+    this.hdop = r.hdop;
+    this.precision = r.precision;
+    this.flags = r.flags;
+    this.odometer = r.odometer;
+    this.hours = r.hours;
+    this.fuelUsed = r.fuel_used;
+    this.attrsJson = r.attrs;
+  }
+  get valid(): boolean {
+    return (this.flags & FLAG.valid) !== 0;
+  }
+  get lbs(): boolean {
+    return (this.flags & FLAG.lbs) !== 0;
+  }
+  get archive(): boolean {
+    return (this.flags & FLAG.archive) !== 0;
+  }
+  get ignition(): boolean | null {
+    return (this.flags & FLAG.ignitionKnown) === 0 ? null : (this.flags & FLAG.ignitionOn) !== 0;
+  }
+  get alarm(): boolean {
+    return (this.flags & FLAG.alarm) !== 0;
+  }
+  get attrs(): Record<string, unknown> {
+    return (this.parsed ??= this.attrsJson ? (JSON.parse(this.attrsJson) as Record<string, unknown>) : {});
+  }
+}
+
 export function toForwardFix(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }): ForwardFix {
-  return {
-    seq: r.seq,
-    sourceId: r.source_id,
-    trackerId: b.tracker_id,
-    deviceId: b.fake_device_id ?? b.device_id,
-    time: r.time,
-    received: r.received,
-    lat: r.lat,
-    lng: r.lng,
-    alt: r.alt,
-    speed: r.speed,
-    course: r.course,
-    satellites: r.satellites,
-    hdop: r.hdop,
-    precision: r.precision,
-    valid: (r.flags & FLAG.valid) !== 0,
-    lbs: (r.flags & FLAG.lbs) !== 0,
-    archive: (r.flags & FLAG.archive) !== 0,
-    ignition: (r.flags & FLAG.ignitionKnown) === 0 ? null : (r.flags & FLAG.ignitionOn) !== 0,
-    alarm: (r.flags & FLAG.alarm) !== 0,
-    odometer: r.odometer,
-    hours: r.hours,
-    fuelUsed: r.fuel_used,
-    attrs: r.attrs ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
-  };
+  return new LoggedFix(r, b);
 }
 
 export class Forwarder {

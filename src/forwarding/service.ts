@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { EngineOptions } from './engine.ts';
+import type { PriorityOptions } from './priority.ts';
 import type { ForwardingControl, ForwardStatus } from './types.ts';
 
 /** Every worker thread starts through this entry (it registers the TypeScript loader). */
@@ -17,8 +18,8 @@ export class ForwardingService implements ForwardingControl {
   readonly ready: Promise<void>;
   private stopped?: Promise<void>;
 
-  constructor(dbFile: string, options: EngineOptions & { statusMs: number }, log: (msg: string) => void = () => undefined) {
-    this.worker = new Worker(ENTRY, { workerData: { dbFile, options, __entry: new URL('./thread.ts', import.meta.url).href } });
+  constructor(dbFile: string, options: EngineOptions & Partial<PriorityOptions> & { statusMs: number }, log: (msg: string) => void = () => undefined) {
+    this.worker = new Worker(ENTRY, { workerData: { dbFile, options: { nice: 0, urgentBacklog: 0, ...options }, nice: options.nice ?? 0, __entry: new URL('./thread.ts', import.meta.url).href } });
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
       this.worker.on('message', (m: { ready?: boolean }) => m.ready && resolve());

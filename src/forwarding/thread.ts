@@ -2,18 +2,33 @@
  * The forwarding engine's thread: its own store connection, its own sockets. The main thread tells
  * it of changes (`changed`) and new commits (`poke`); it posts every retranslator's status back.
  */
+import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/index.ts';
+import { threadPriority } from '../core/thread-priority.ts';
 import { ForwardingEngine, type EngineOptions } from './engine.ts';
+import { PriorityGovernor, type PriorityOptions } from './priority.ts';
 
-const { dbFile, options } = workerData as { dbFile: string; options: EngineOptions & { statusMs: number } };
+// ts-entry lowered this thread to workerData.nice before this module ran
+const { dbFile, options } = workerData as { dbFile: string; options: EngineOptions & PriorityOptions & { statusMs: number } };
+// named, so per-thread tools (top -H, bench/forward) tell its CPU apart; Linux only, else unnamed
+try {
+  writeFileSync('/proc/thread-self/comm', 'fsm-forward');
+} catch {
+  // no /proc here
+}
 const store = openStore(dbFile);
 // this connection is the engine's alone: its writes wait briefly for the lock, then are retried later
 store.retranslators.lockWait(200);
 const engine = new ForwardingEngine(store, options);
 engine.start();
 
-const post = () => parentPort!.postMessage({ statuses: engine.allStatuses() });
+const priority = new PriorityGovernor(options, threadPriority);
+
+const post = () => {
+  priority.update(engine.largestBacklog());
+  parentPort!.postMessage({ statuses: engine.allStatuses() });
+};
 const timer = setInterval(post, options.statusMs);
 
 parentPort!.on('message', async (m: { changed?: number; poke?: boolean; stop?: boolean }) => {

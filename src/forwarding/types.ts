@@ -39,6 +39,11 @@ export interface ForwardFix {
   fuelUsed: number | null;
   /** Every attribute of the record (the shared vocabulary of protocols/attributes.ts). */
   attrs: Record<string, unknown>;
+  /**
+   * The attributes as the store keeps them (JSON text), when the fix was read from it: protocols that
+   * send JSON embed it as it is instead of parsing and writing it again.
+   */
+  attrsJson?: string | null;
 }
 
 /** Where and as whom a retranslator sends. `url` for HTTP protocols (the address is a full URL). */

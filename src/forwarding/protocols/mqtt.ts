@@ -6,7 +6,7 @@
  */
 import mqtt from 'mqtt';
 import type { ForwardFix, ForwardProtocol, OpenOptions, Session, Target } from '../types.ts';
-import { fixJson } from './json-webhook.ts';
+import { fixJsonText } from './json-webhook.ts';
 
 export const topicOf = (deviceId: string) => `trackers/${deviceId}/fixes`;
 
@@ -45,7 +45,7 @@ function protocol(id: number, version: 4 | 5): ForwardProtocol {
           let timer: NodeJS.Timeout | undefined;
           const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no PUBACK within ${opts.timeoutMs} ms`)), opts.timeoutMs)));
           try {
-            await Promise.race([Promise.all(fixes.map((f) => client.publishAsync(topicOf(f.deviceId), JSON.stringify(fixJson(f)), { qos: 1 }))), timeout]);
+            await Promise.race([Promise.all(fixes.map((f) => client.publishAsync(topicOf(f.deviceId), fixJsonText(f), { qos: 1 }))), timeout]);
           } finally {
             clearTimeout(timer);
           }
