@@ -2,12 +2,27 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Pure unit tests (parsers, geometry, forms, time): no server, process, timer or environment state
- * of their own, so one process may run many of them one after another without a fresh import of the
- * whole protocol table per file (isolate: false). The fuzz file stays isolated: it measures heap
+ * Pure unit tests (parsers, geometry, forms, time, telemetry stages and geofences, simulated
+ * devices, report formats, backoff, offline geocoder): no process, timer or environment state of
+ * their own (three protocol files start an in-process server and close it), so one process may run
+ * many of them one after another without a fresh import of the whole protocol table per file
+ * (isolate: false). A new test file is isolated unless added here. The fuzz file stays isolated: it measures heap
  * growth and runs long. Everything else gets a fresh process per file.
  */
-const unit = ['test/protocols/**/*.test.ts', 'test/core/**/*.test.ts', 'test/forms/**/*.test.ts', 'test/time.test.ts'];
+const unit = [
+  'test/protocols/**/*.test.ts',
+  'test/core/**/*.test.ts',
+  'test/forms/**/*.test.ts',
+  'test/time.test.ts',
+  'test/telemetry/geofence/**/*.test.ts',
+  'test/telemetry/stages/**/*.test.ts',
+  ...['events-stage', 'pipeline', 'points', 'sensors', 'task-outcome'].map((f) => `test/telemetry/${f}.test.ts`),
+  'test/simulator/devices.test.ts',
+  'test/simulator/vehicle.test.ts',
+  'test/reports/format.test.ts',
+  'test/forwarding/backoff.test.ts',
+  'test/geocoder/offline.test.ts',
+];
 const fuzz = 'test/protocols/fuzz.test.ts';
 
 export default defineConfig({
