@@ -14,11 +14,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // vitest runs the global setup once per project (vitest.config.ts): the first makes the folder.
+  if (process.env.FSM_TEST_RUN_TMP) return () => {};
   const systemTmp = tmpdir();
   const runTmp = mkdtempSync(join(systemTmp, 'vitest-fsm-run-'));
   process.env.TMPDIR = runTmp;
+  process.env.FSM_TEST_RUN_TMP = runTmp;
   return () => {
     process.env.TMPDIR = systemTmp;
+    delete process.env.FSM_TEST_RUN_TMP;
     const left = readdirSync(runTmp).filter((name) => name.startsWith('fsm-'));
     rmSync(runTmp, { recursive: true, force: true });
     if (left.length) {

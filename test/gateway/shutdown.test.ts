@@ -88,5 +88,5 @@ describe('SIGTERM while trackers send and API calls run', () => {
     expect(duplicates).toBe(0);
     expect(bad).toEqual([]);
     expect(answered).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000); // room for a loaded machine (about 12 s alone)
 });
