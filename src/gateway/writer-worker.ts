@@ -16,6 +16,15 @@ const { dbFile, synchronous } = workerData as { dbFile: string; synchronous: Syn
 // FULL: a committed transaction survives power loss, not only a process crash.
 const { fixes, close } = openFixStore(dbFile, synchronous);
 
+/**
+ * A commit that finds the database locked (SQLITE_BUSY after the connection's 5 s busy timeout:
+ * a long processing, retention or backup transaction on a loaded machine) is tried again with what
+ * arrived meanwhile, up to this many times in a row, before its devices are told nothing (their
+ * connections close and they send again). A failed try rolled back and wrote nothing.
+ */
+const BUSY_TRIES = 6;
+let busyTries = 0;
+
 let queue: Job[] = [];
 parentPort!.postMessage({ ready: true });
 let scheduled = false;
@@ -30,8 +39,18 @@ function commit(): void {
       jobs.map((j) => j.rows),
       Date.now(),
     );
+    busyTries = 0;
     parentPort!.postMessage({ done: jobs.map((j) => j.id) });
   } catch (e) {
+    if ((e as { code?: string })?.code === 'SQLITE_BUSY' && ++busyTries < BUSY_TRIES) {
+      queue = jobs.concat(queue);
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(commit, 100 * busyTries);
+      }
+      return;
+    }
+    busyTries = 0;
     parentPort!.postMessage({ failed: jobs.map((j) => j.id), error: String((e as Error)?.message ?? e) });
   }
 }

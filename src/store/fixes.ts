@@ -143,7 +143,9 @@ export class FixStore {
       }
     });
     try {
-      run();
+      // IMMEDIATE: the write lock is taken at BEGIN, where a busy database is waited for (busy
+      // timeout); a deferred transaction that read first would fail at once on its first write.
+      run.immediate();
     } catch (e) {
       // The transaction rolled back: forget the in-memory states so they are read again from the file.
       for (const id of touched) this.states.delete(id);
