@@ -4,6 +4,7 @@
  * transaction, resting between two steps as retention does, so ingest and the API go on while it
  * runs. Then the pages it freed go back to the file system (incremental vacuum), as after retention.
  */
+import { BackgroundPass, type PassLog } from './background-pass.ts';
 import type { Store } from '../store/index.ts';
 import { DAY_MS } from '../store/compaction.ts';
 import { giveSpaceBack } from './retention.ts';
@@ -62,51 +63,26 @@ export async function runCompaction(deps: { store: Store; now: () => number }, o
   return p;
 }
 
-/** Runs a pass every `intervalMinutes` (one at a time), from start(); errors go to `log`. */
-export class CompactionService {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<CompactionProgress | undefined> | undefined;
-  private stopped = false;
-
+/** The background compaction pass (src/retention/background-pass.ts): every `intervalMinutes`, one at a time. */
+export class CompactionService extends BackgroundPass<CompactionProgress> {
   constructor(
     private deps: { store: Store; now: () => number },
     private opts: CompactionOptions & { intervalMinutes: number },
-    private log: (level: 'info' | 'error', msg: string, data?: Record<string, unknown>) => void,
-  ) {}
-
-  /** The first pass a few minutes after start (not in the rush of devices reconnecting), then every interval. */
-  start(firstDelayMs = 120_000): void {
-    if (!this.opts.intervalMinutes) return;
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        void this.runOnce().finally(() => !this.stopped && tick(this.opts.intervalMinutes * 60_000));
-      }, delay);
-      this.timer.unref();
-    };
-    tick(firstDelayMs);
+    log: PassLog,
+  ) {
+    super('compaction', opts.intervalMinutes, log);
   }
 
-  /** One pass now (or the one already running), then free pages given back. */
-  runOnce(): Promise<CompactionProgress | undefined> {
-    this.running ??= (async () => {
-      const stop = () => this.stopped;
-      const p = await runCompaction(this.deps, this.opts, undefined, stop);
-      const freed = p.chunks ? await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop) : 0;
-      if (p.chunks) this.log('info', 'compaction pass', { trackers: p.done, fixes: p.fixes, chunks: p.chunks, chunkBytes: p.bytes, freedPages: freed });
-      return p;
-    })()
-      .catch((e) => {
-        this.log('error', 'compaction pass failed', { error: String((e as Error)?.message ?? e) });
-        return undefined;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  /** The first pass a few minutes after start, then every interval. */
+  override start(firstDelayMs = 120_000): void {
+    super.start(firstDelayMs);
   }
 
-  /** Ends a running pass after its current step. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  /** One pass, then free pages given back. */
+  protected async pass(stop: () => boolean): Promise<CompactionProgress> {
+    const p = await runCompaction(this.deps, this.opts, undefined, stop);
+    const freed = p.chunks ? await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop) : 0;
+    if (p.chunks) this.log('info', 'compaction pass', { trackers: p.done, fixes: p.fixes, chunks: p.chunks, chunkBytes: p.bytes, freedPages: freed });
+    return p;
   }
 }

@@ -5,6 +5,7 @@
  * transactions (`stepRows` rows each), yielding to the event loop and the gateway's writer between
  * two steps, so ingest and the API go on while it runs. Media files the device sent go too.
  */
+import { BackgroundPass, type PassLog } from './background-pass.ts';
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mediaFolder, mediaReceived } from '../core/media.ts';
@@ -134,51 +135,26 @@ async function removeMedia(mediaDir: string, deviceId: string, before: number): 
   return n;
 }
 
-/** Runs a pass every `intervalMinutes` (one at a time), from start(); errors go to `log`. */
-export class RetentionService {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<RetentionProgress | undefined> | undefined;
-  private stopped = false;
-
+/** The background retention pass (src/retention/background-pass.ts): every `intervalMinutes`, one at a time. */
+export class RetentionService extends BackgroundPass<RetentionProgress> {
   constructor(
     private deps: RetentionDeps,
     private opts: RetentionOptions & { intervalMinutes: number },
-    private log: (level: 'info' | 'error', msg: string, data?: Record<string, unknown>) => void,
-  ) {}
-
-  /** The first pass a minute after start (not in the rush of devices reconnecting), then every interval. */
-  start(firstDelayMs = 60_000): void {
-    if (!this.opts.intervalMinutes) return;
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        void this.runOnce().finally(() => !this.stopped && tick(this.opts.intervalMinutes * 60_000));
-      }, delay);
-      this.timer.unref();
-    };
-    tick(firstDelayMs);
+    log: PassLog,
+  ) {
+    super('retention', opts.intervalMinutes, log);
   }
 
-  /** One pass now (or the one already running), then free pages given back. */
-  runOnce(): Promise<RetentionProgress | undefined> {
-    this.running ??= (async () => {
-      const stop = () => this.stopped;
-      const p = await runRetention(this.deps, this.opts, undefined, stop);
-      const freed = await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop);
-      if (rowsOf(p.deleted) || p.deleted.media) this.log('info', 'retention pass', { trackers: p.done, trimmed: p.trimmed, ...p.deleted, freedPages: freed });
-      return p;
-    })()
-      .catch((e) => {
-        this.log('error', 'retention pass failed', { error: String((e as Error)?.message ?? e) });
-        return undefined;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  /** The first pass a minute after start, then every interval. */
+  override start(firstDelayMs = 60_000): void {
+    super.start(firstDelayMs);
   }
 
-  /** Ends a running pass after its current step. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  /** One pass, then free pages given back. */
+  protected async pass(stop: () => boolean): Promise<RetentionProgress> {
+    const p = await runRetention(this.deps, this.opts, undefined, stop);
+    const freed = await giveSpaceBack(this.deps.store, 128, this.opts.pauseMs, stop);
+    if (rowsOf(p.deleted) || p.deleted.media) this.log('info', 'retention pass', { trackers: p.done, trimmed: p.trimmed, ...p.deleted, freedPages: freed });
+    return p;
   }
 }
