@@ -30,8 +30,9 @@ export class RenderPool implements ReportFiles {
 
   async render(format: FileFormat, report: ReportInput, options: RenderOptions): Promise<RenderedFile> {
     const kind = fileKind(format); // an unknown format fails here, before a thread is woken
-    // JSON bytes are moved to the worker (a copy of their own first when they share a buffer).
-    const bytes = report instanceof Uint8Array ? (report.byteOffset === 0 && report.byteLength === report.buffer.byteLength ? report : report.slice()) : undefined;
+    // JSON bytes are moved to the worker in a copy of their own: the caller's buffer may be shared
+    // (Buffer's pool) or one Node does not let go (zlib's output is not transferable on Node 24).
+    const bytes = report instanceof Uint8Array ? new Uint8Array(report) : undefined;
     const task: RenderTask = { format, report: bytes ?? report, options };
     // The worker answers the file's bytes, transferred rather than copied.
     const body = (await this.pool.run(task, bytes ? { transferList: [bytes.buffer as ArrayBuffer] } : {})) as Uint8Array;
