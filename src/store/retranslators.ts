@@ -41,26 +41,8 @@ export interface BindingRow {
   device_id: string;
 }
 
-/** One log entry with its fix, as the engine reads it. */
-export interface LoggedFixRow {
-  seq: number;
-  source_id: number;
-  time: number;
-  lat: number | null;
-  lng: number | null;
-  alt: number | null;
-  speed: number | null;
-  course: number | null;
-  satellites: number | null;
-  hdop: number | null;
-  precision: number | null;
-  flags: number;
-  received: number;
-  attrs: string | null;
-  odometer: number | null;
-  hours: number | null;
-  fuel_used: number | null;
-}
+/** One log entry with its fix (a row of `fixes` or out of its chunk), as the engine reads it. */
+export type LoggedFixRow = StoredFix & { seq: number; source_id: number };
 
 const COLS = 'id, user_id, name, protocol_id, address, port, login, password, enabled, version, last_forwarded';
 
