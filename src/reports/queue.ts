@@ -98,8 +98,10 @@ export class ReportQueue implements ReportRunner {
     if (free <= 0) return;
     for (const r of this.store.reports.nextQueued(free)) {
       if (!this.store.reports.start(r.id)) continue;
-      const done = this.generate(r.id).finally(() => {
-        this.running.delete(r.id);
+      const done: Promise<void> = this.generate(r.id).finally(() => {
+        // Only its own entry: ids are never reused (migration 034), but an entry is never taken
+        // for another generation's either.
+        if (this.running.get(r.id) === done) this.running.delete(r.id);
         this.poke();
       });
       this.running.set(r.id, done);

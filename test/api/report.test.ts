@@ -290,6 +290,14 @@ describe('status, retrieve, download, delete', () => {
     expect((await call('report/tracker/status', { hash: ann.hash, report_id: queued })).body.status.code).toBe(204);
     expect((await call('report/tracker/delete', { hash: ann.hash, report_id: queued })).body.status.code).toBe(204);
   });
+
+  it('a deleted report\'s id never names another report: the next one, made right after, gets a new id', async () => {
+    const newest = (await trips()).body.id;
+    expect((await call('report/tracker/delete', { hash: ann.hash, report_id: newest })).body).toEqual({ success: true });
+    const next = (await trips()).body.id;
+    expect(next).toBeGreaterThan(newest);
+    expect((await call('report/tracker/status', { hash: ann.hash, report_id: newest })).body.status.code).toBe(204);
+  });
 });
 
 describe('user/settings/update (ours)', () => {
