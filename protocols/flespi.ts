@@ -80,10 +80,9 @@ function decodeHttp(req: HttpRequest, _ctx: DecodeContext): HttpDecodeResult {
     const rec = toRecord(m as Json);
     if (rec) records.push(rec);
   }
-  // The gateway stores a request's records under one device: a batch is taken for its first ident
-  // (a flespi stream to one device, the usual set-up); messages of other idents are not stored.
-  const deviceId = records[0]?.deviceId;
-  return { deviceId, records: records.filter((r) => r.deviceId === deviceId), status: 200, body: '' };
+  // A stream may carry many devices: each record names its ident and the gateway stores it under
+  // that device; the first ident identifies the request (an unknown one answers 404).
+  return { deviceId: records[0]?.deviceId, records, status: 200, body: '' };
 }
 
 export const protocol: Protocol = {

@@ -3,7 +3,7 @@
  * writer, and acknowledging only after the commit. A DeviceSession is one connection (TCP), one
  * remote address (UDP) or one request (HTTP).
  */
-import type { DecodeContext, DecodeResult, DeviceRecord, Protocol } from '../../protocols/types.ts';
+import type { DecodeContext, DecodeResult, DeviceRecord, MediaFile, Protocol } from '../../protocols/types.ts';
 import type { MediaFiles } from './media.ts';
 import type { DeviceRegistry, Source } from './registry.ts';
 import type { FixWriter } from './writer.ts';
@@ -125,6 +125,13 @@ export interface Handled {
   identified?: () => void;
 }
 
+/** Records of one device out of a frame, with the media files they name. */
+interface RoutedRecords {
+  source: Source;
+  records: DeviceRecord[];
+  media?: MediaFile[];
+}
+
 export class DeviceSession {
   readonly ctx: DecodeContext;
   source?: Source;
@@ -178,19 +185,62 @@ export class DeviceSession {
     if (result.commandAck && source && this.channel) core.hooks.commandAck?.(source, this.channel);
     const records = result.records ?? [];
     if (!records.length || !source) return { committed: Promise.resolve(), records: 0, reply: result.reply, identified };
+    const now = core.now();
+    const parts = this.route(source, records, result.media);
+    const commits = parts.map((part) => this.submit(part, now));
+    const submitted = parts.reduce((n, part) => n + part.records.length, 0);
+    const committed = commits.length === 1 ? commits[0] : Promise.all(commits).then(() => undefined);
+    return { committed, records: submitted, reply: result.reply, identified };
+  }
+
+  /**
+   * The frame's records per device: all the session's, except where a record names another device
+   * (a batch that carries several, as a flespi stream does). Another device's records go to it when
+   * it is registered and not blocked; otherwise they are noted like an unknown device's connection
+   * and not stored, and the rest of the batch is (one unregistered device never holds back the
+   * others' data, nor makes the sender retry the whole batch forever).
+   */
+  private route(source: Source, records: DeviceRecord[], media: MediaFile[] | undefined): RoutedRecords[] {
+    if (!records.some((r) => r.deviceId && r.deviceId !== source.deviceId)) return [{ source, records, media }];
+    const { core } = this;
+    // Per device named: where its records go (none: not stored), and their indexes in the frame.
+    const parts = new Map<string, { source?: Source; records: DeviceRecord[]; index: number[] }>();
+    records.forEach((r, i) => {
+      const id = r.deviceId ?? source.deviceId;
+      let part = parts.get(id);
+      if (!part) {
+        const to = id === source.deviceId ? source : core.registry.lookup(id);
+        if (!to) {
+          core.stats.unknown++;
+          core.registry.noteUnknown(id, this.protocol.name, this.address, core.now());
+        } else if (to.blocked) core.stats.blocked++;
+        part = { source: to && !to.blocked ? to : undefined, records: [], index: [] };
+        parts.set(id, part);
+      }
+      part.records.push(r);
+      part.index.push(i);
+    });
+    const routed: RoutedRecords[] = [];
+    for (const { source: to, records: rs, index } of parts.values()) {
+      if (!to) continue;
+      // A media file names its record by index in the frame: renumbered within the device's part.
+      routed.push({ source: to, records: rs, media: media?.flatMap((m) => (index.includes(m.record) ? [{ ...m, record: index.indexOf(m.record) }] : [])) });
+    }
+    return routed;
+  }
+
+  /** Hands one device's records to the writer; media are written and texts announced after the commit. */
+  private submit({ source, records, media }: RoutedRecords, now: number): Promise<void> {
+    const { core } = this;
     core.stats.records += records.length;
     this.counters.fixes += records.length;
     // Media files are named into their records before the submit and written only after the commit.
-    const writeMedia = result.media?.length && core.media ? core.media.prepare(source.deviceId, records, result.media) : undefined;
-    const now = core.now();
+    const writeMedia = media?.length && core.media ? core.media.prepare(source.deviceId, records, media) : undefined;
     const committed = core.writer.submit(source.id, records, now);
     if (writeMedia) committed.then(writeMedia, () => undefined);
     const texts = textsOf(records, now);
-    if (texts.length && core.hooks.texts) {
-      const src = source;
-      committed.then(() => core.hooks.texts!(src, texts), () => undefined);
-    }
-    return { committed, records: records.length, reply: result.reply, identified };
+    if (texts.length && core.hooks.texts) committed.then(() => core.hooks.texts!(source, texts), () => undefined);
+    return committed;
   }
 
   /** Whether a registered device has identified itself on this session. */

@@ -34,9 +34,9 @@ describe('flespi decoding', () => {
       attributes: { alarm: 'general', input: 3, output: 1, adc1: 1.5, ignition: true, power: 15.298, battery: 4.088, rssi: 70, odometer: 160000, temp2: 68.2 },
     });
   });
-  it('stores a batch under its first ident; messages without ident are skipped', () => {
+  it('a batch is identified by its first ident, each record names its own; messages without ident are skipped', () => {
     const r = post('[{"timestamp":1},{"ident":"a","timestamp":2},{"ident":"b","timestamp":3},{"ident":"a","timestamp":4}]');
     expect(r.deviceId).toBe('a');
-    expect(r.records!.map((x) => x.time)).toEqual([2000, 4000]);
+    expect(r.records!.map((x) => [x.deviceId, x.time])).toEqual([['a', 2000], ['b', 3000], ['a', 4000]]);
   });
 });
