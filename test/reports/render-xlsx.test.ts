@@ -66,6 +66,9 @@ describe('xlsx workbook', () => {
     expect(ws.getRow(5).font?.bold).toBe(true);
     expect(ws.getRow(3).font?.bold).toBeFalsy();
     expect([ws.getCell('D5').value, ws.getCell('I5').value]).toEqual([25.69, 7]);
+    // Cells share style objects by look: the total row's bold and line never reach a data row's cells.
+    expect([ws.getCell('D5').font?.bold, ws.getCell('D5').border?.top?.style, ws.getCell('D5').numFmt]).toEqual([true, 'thin', ws.getCell('D3').numFmt]);
+    expect([ws.getCell('D3').font?.bold, ws.getCell('D3').border?.top, ws.getCell('D4').font?.bold]).toEqual([undefined, undefined, undefined]);
     expect(ws.getCell('A7').value).toBe('Summary');
     expect([ws.getCell('A8').value, ws.getCell('B8').value, ws.getCell('B8').numFmt]).toEqual(['Total distance', 25.69, '0.00" km"']);
     expect([ws.getCell('A9').value, ws.getCell('B9').value]).toEqual(['Водитель', 'Иван Петров']);

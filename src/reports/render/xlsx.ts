@@ -86,14 +86,14 @@ export async function reportToXlsx(report: ReportBody): Promise<Buffer> {
       titles.commit();
       for (const r of section.rows) {
         const row = add();
+        const total = r.type === 'total';
+        // The row's own style, set while it has no cells (exceljs would copy it into each cell's
+        // style object, and those are shared): cells typed into the row later are bold too.
+        if (total) row.font = { bold: true };
         section.columns.forEach((c, j) => {
           const cell = r.data[c.field];
-          if (cell) write.cell(row.getCell(j + 1), cell);
+          if (cell) write.cell(row.getCell(j + 1), cell, total);
         });
-        if (r.type === 'total') {
-          row.font = { bold: true };
-          row.eachCell((c) => (c.border = { top: { style: 'thin' } }));
-        }
         row.commit();
       }
     }
@@ -158,45 +158,62 @@ class CellWriter {
     this.system = report.locale_info.measurement_system;
   }
 
-  cell(target: ExcelJS.Cell, c: Cell): void {
+  /**
+   * One style object per distinct look, shared by every cell that has it: exceljs keeps a style's
+   * index by the object's identity, so a shared one is looked up once, where a style set member by
+   * member (`cell.numFmt = ...`) made and serialized a new object for every cell.
+   */
+  private readonly styles = new Map<string, Partial<ExcelJS.Style>>();
+  style(key: string, make: () => Partial<ExcelJS.Style>): Partial<ExcelJS.Style> {
+    let st = this.styles.get(key);
+    if (!st) this.styles.set(key, (st = make()));
+    return st;
+  }
+
+  /** Writes `c` into `target`; `bold` for total rows (bold, a line above). */
+  cell(target: ExcelJS.Cell, c: Cell, bold = false): void {
+    const look = (numFmt: string | undefined, extra: 'link' | 'wrap' | 'left' | '') =>
+      this.style(`${numFmt ?? ''}|${extra}|${bold}`, () => ({
+        ...(numFmt ? { numFmt } : {}),
+        ...(extra === 'link' ? { font: { color: { argb: 'FF1F5FA8' }, underline: true, ...(bold ? { bold: true } : {}) } } : bold ? { font: { bold: true } } : {}),
+        ...(extra === 'wrap' ? { alignment: { wrapText: true, vertical: 'top' } } : extra === 'left' ? { alignment: { horizontal: 'left' } } : {}),
+        ...(bold ? { border: { top: { style: 'thin' } } } : {}),
+      }));
     switch (c.type) {
       case 'datetime':
       case 'date':
         if (c.raw === null) break;
         target.value = wallClockDate(c.raw, (ms) => formatDateTime(ms, this.tz));
-        target.numFmt = c.type === 'date' ? 'yyyy-mm-dd' : /\d:\d\d:\d\d/.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm';
-        target.alignment = { horizontal: 'left' };
+        target.style = look(c.type === 'date' ? 'yyyy-mm-dd' : /\d:\d\d:\d\d/.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm', 'left');
         return;
       case 'duration':
         if (c.raw === null) break;
         target.value = c.raw / SECONDS_PER_DAY;
-        target.numFmt = /\d:\d\d:\d\d/.test(c.v) || !/:/.test(c.v) ? '[h]:mm:ss' : '[h]:mm';
+        target.style = look(/\d:\d\d:\d\d/.test(c.v) || !/:/.test(c.v) ? '[h]:mm:ss' : '[h]:mm', '');
         return;
       case 'location':
         if (!c.location) break;
         target.value = { text: c.v, hyperlink: geoUri(c.location.lat, c.location.lng) };
-        target.font = { color: { argb: 'FF1F5FA8' }, underline: true };
+        target.style = look(undefined, 'link');
         return;
       case 'text': {
         // A text with one web link (a file's download URL) links to it.
         const urls = c.v.match(/https?:\/\/[^\s<>"]+/g);
         if (urls?.length !== 1) break;
         target.value = { text: c.v, hyperlink: urls[0] };
-        target.font = { color: { argb: 'FF1F5FA8' }, underline: true };
-        if (c.v.includes('\n')) target.alignment = { wrapText: true, vertical: 'top' };
+        target.style = c.v.includes('\n') ? this.style(`|linkwrap|${bold}`, () => ({ ...look(undefined, 'link'), alignment: { wrapText: true, vertical: 'top' } })) : look(undefined, 'link');
         return;
       }
       default: {
         const n = sheetNumber(c, this.locale, this.system);
         if (!n) break;
         target.value = n.value;
-        target.numFmt = n.format;
+        target.style = look(n.format, '');
         return;
       }
     }
-    if (c.v === '') return; // an empty cell, not an empty string
-    target.value = c.v;
-    if (c.v.includes('\n')) target.alignment = { wrapText: true, vertical: 'top' };
+    if (c.v !== '') target.value = c.v; // else an empty cell, not an empty string
+    target.style = look(undefined, c.v.includes('\n') ? 'wrap' : '');
   }
 }
 
