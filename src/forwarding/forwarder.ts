@@ -7,7 +7,8 @@
  */
 import { FLAG } from '../core/point.ts';
 import type { Store } from '../store/index.ts';
-import type { BindingRow, LoggedFixRow, RetranslatorRow } from '../store/retranslators.ts';
+import { LOG, type LogRow, type RetranslatorRow } from '../store/retranslators.ts';
+import { firstAfter, type LogReader } from './log-reader.ts';
 import { parseUrl } from './retranslators.ts';
 import type { ForwardFix, ForwardProtocol, ForwardStatus, Session, Target } from './types.ts';
 
@@ -40,53 +41,79 @@ export function backoffDelay(attempt: number, o: Pick<ForwarderOptions, 'backoff
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
+/** A bound tracker as the forwarder sends it: the identity forwarded, and the seq acknowledged up to. */
+export interface Bound {
+  trackerId: number;
+  deviceId: string;
+  cursor: number;
+}
+
 /**
- * A logged fix as the protocols take it, built straight from its row: the attributes are parsed only
- * when a protocol asks for them (the JSON protocols embed the stored text instead), so a forwarded fix
- * costs one small object.
+ * A logged fix as the protocols take it: a view of its log row (shared by every retranslator that
+ * forwards it) under one binding's identity. The attributes are parsed only when a protocol asks for
+ * them, once per row (the JSON protocols embed the stored text instead).
  */
 class LoggedFix implements ForwardFix {
-  readonly seq: number;
-  readonly sourceId: number;
-  readonly trackerId: number;
-  readonly deviceId: string;
-  readonly time: number;
-  readonly received: number;
-  readonly lat: number | null;
-  readonly lng: number | null;
-  readonly alt: number | null;
-  readonly speed: number | null;
-  readonly course: number | null;
-  readonly satellites: number | null;
-  readonly hdop: number | null;
-  readonly precision: number | null;
-  readonly flags: number;
-  readonly odometer: number | null;
-  readonly hours: number | null;
-  readonly fuelUsed: number | null;
-  readonly attrsJson: string | null;
-  private parsed: Record<string, unknown> | undefined;
-
-  constructor(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }) {
-    this.seq = r.seq;
-    this.sourceId = r.source_id;
-    this.trackerId = b.tracker_id;
-    this.deviceId = b.fake_device_id ?? b.device_id;
-    this.time = r.time;
-    this.received = r.received;
-    this.lat = r.lat;
-    this.lng = r.lng;
-    this.alt = r.alt;
-    this.speed = r.speed;
-    this.course = r.course;
-    this.satellites = r.satellites;
-    this.hdop = r.hdop;
-    this.precision = r.precision;
-    this.flags = r.flags;
-    this.odometer = r.odometer;
-    this.hours = r.hours;
-    this.fuelUsed = r.fuel_used;
-    this.attrsJson = r.attrs;
+  constructor(
+    private r: LogRow & { parsed?: Record<string, unknown> },
+    private b: Bound,
+  ) {}
+  get seq(): number {
+    return this.r[LOG.seq];
+  }
+  get sourceId(): number {
+    return this.r[LOG.sourceId];
+  }
+  get trackerId(): number {
+    return this.b.trackerId;
+  }
+  get deviceId(): string {
+    return this.b.deviceId;
+  }
+  get time(): number {
+    return this.r[LOG.time];
+  }
+  get received(): number {
+    return this.r[LOG.received];
+  }
+  get lat(): number | null {
+    return this.r[LOG.lat];
+  }
+  get lng(): number | null {
+    return this.r[LOG.lng];
+  }
+  get alt(): number | null {
+    return this.r[LOG.alt];
+  }
+  get speed(): number | null {
+    return this.r[LOG.speed];
+  }
+  get course(): number | null {
+    return this.r[LOG.course];
+  }
+  get satellites(): number | null {
+    return this.r[LOG.satellites];
+  }
+  get hdop(): number | null {
+    return this.r[LOG.hdop];
+  }
+  get precision(): number | null {
+    return this.r[LOG.precision];
+  }
+  get odometer(): number | null {
+    return this.r[LOG.odometer];
+  }
+  get hours(): number | null {
+    return this.r[LOG.hours];
+  }
+  get fuelUsed(): number | null {
+    return this.r[LOG.fuelUsed];
+  }
+  get attrsJson(): string | null {
+    return this.r[LOG.attrs];
+  }
+  get flags(): number {
+    return this.r[LOG.flags];
   }
   get valid(): boolean {
     return (this.flags & FLAG.valid) !== 0;
@@ -104,11 +131,12 @@ class LoggedFix implements ForwardFix {
     return (this.flags & FLAG.alarm) !== 0;
   }
   get attrs(): Record<string, unknown> {
-    return (this.parsed ??= this.attrsJson ? (JSON.parse(this.attrsJson) as Record<string, unknown>) : {});
+    const text = this.r[LOG.attrs];
+    return (this.r.parsed ??= text ? (JSON.parse(text) as Record<string, unknown>) : {});
   }
 }
 
-export function toForwardFix(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }): ForwardFix {
+export function toForwardFix(r: LogRow, b: Bound): ForwardFix {
   return new LoggedFix(r, b);
 }
 
@@ -117,7 +145,7 @@ export class Forwarder {
   private stopped = false;
   private wake: (() => void) | null = null;
   private sessions = new Map<string, Session>();
-  private bindings = new Map<number, BindingRow>();
+  private bindings = new Map<number, Bound>();
   private target: Target;
   /** The first failure of this round: no session is opened or batch launched after it. */
   private failed: Error | null = null;
@@ -133,6 +161,10 @@ export class Forwarder {
     private protocol: ForwardProtocol,
     private opts: ForwarderOptions,
     previous?: ForwardStatus,
+    /** The engine's shared read of the log; without it (or for few of the bound trackers) the forwarder reads its own entries. */
+    private reader?: LogReader,
+    /** Trackers bound to any retranslator: a forwarder of most of them shares the engine's read. */
+    private boundSources = 0,
   ) {
     this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: previous?.lastForwarded ?? row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
     this.target = { address: row.address, port: row.port, login: row.login, password: row.password, url: protocol.url ? parseUrl(row.address) : undefined };
@@ -185,6 +217,7 @@ export class Forwarder {
     }
     this.closeSessions();
     this.flushCursors();
+    this.reader?.leave(this);
   }
 
   /**
@@ -194,7 +227,10 @@ export class Forwarder {
    * passes a batch that was not acknowledged.
    */
   private async forward(succeeded: () => void): Promise<void> {
-    this.bindings = new Map(this.store.retranslators.bindings(this.row.id).map((b) => [b.source_id, b]));
+    // a cursor acknowledged but not yet written counts (a failed flush leaves the stored one behind)
+    this.bindings = new Map(
+      this.store.retranslators.bindings(this.row.id).map((b) => [b.source_id, { trackerId: b.tracker_id, deviceId: b.fake_device_id ?? b.device_id, cursor: Math.max(b.cursor, this.acked.get(b.source_id) ?? 0) }]),
+    );
     if (!this.bindings.size) {
       while (!this.stopped) await this.sleep(60_000);
       return;
@@ -203,26 +239,17 @@ export class Forwarder {
     if (this.protocol.sessions === 'shared') await this.session(undefined);
     const window = this.protocol.ordered ? WINDOW : 1;
     const inFlight: Array<Promise<Settled>> = [];
-    let readPos = this.store.retranslators.minCursor(this.row.id) ?? 0;
+    let readPos = Infinity;
+    for (const b of this.bindings.values()) readPos = Math.min(readPos, b.cursor);
     let next: ForwardFix[] | null = null;
     let caughtUp = false;
     while (!this.stopped) {
       if (this.failed && !inFlight.length) throw this.failed;
       if (!next && !caughtUp) {
-        const maxSeq = this.store.retranslators.maxSeq();
-        const upTo = Math.min(maxSeq, readPos + SCAN_WINDOW);
-        const rows = upTo > readPos ? this.store.retranslators.batch(this.row.id, readPos, upTo, this.protocol.batch) : [];
-        if (rows.length) {
-          next = [];
-          for (const r of rows) {
-            const b = this.bindings.get(r.source_id);
-            if (b) next.push(toForwardFix(r, b));
-          }
-          readPos = rows[rows.length - 1].seq;
-        } else {
-          readPos = upTo;
-          caughtUp = upTo >= maxSeq;
-        }
+        const r = this.read(readPos);
+        readPos = r.pos;
+        caughtUp = r.end;
+        if (r.fixes.length) next = r.fixes;
         continue;
       }
       if (next && inFlight.length < window && !this.failed) {
@@ -242,6 +269,39 @@ export class Forwarder {
       await this.sleep(this.opts.pollMs);
       caughtUp = false;
     }
+  }
+
+  /**
+   * The next batch after `after`: up to the protocol's batch of fixes not yet acknowledged, from the
+   * engine's shared blocks or, for a retranslator of few of the bound trackers, its own entries only.
+   * `pos` is the seq read up to; `end` when the log has nothing more now.
+   */
+  private read(after: number): { fixes: ForwardFix[]; pos: number; end: boolean } {
+    const fixes: ForwardFix[] = [];
+    const max = this.protocol.batch;
+    const take = (row: LogRow) => {
+      const b = this.bindings.get(row[LOG.sourceId]);
+      if (b && row[LOG.seq] > b.cursor) fixes.push(new LoggedFix(row, b));
+    };
+    if (this.reader && this.bindings.size * 2 >= this.boundSources) {
+      let pos = after;
+      while (fixes.length < max && pos - after < SCAN_WINDOW) {
+        const block = this.reader.next(pos, this);
+        if (!block) return { fixes, pos, end: true };
+        const rows = block.rows;
+        let i = firstAfter(rows, pos);
+        for (; i < rows.length && fixes.length < max; i++) take(rows[i]);
+        pos = i < rows.length ? rows[i - 1][LOG.seq] : block.to;
+      }
+      return { fixes, pos, end: false };
+    }
+    this.reader?.leave(this);
+    const maxSeq = this.store.retranslators.maxSeq();
+    const upTo = Math.min(maxSeq, after + SCAN_WINDOW);
+    const rows = upTo > after ? this.store.retranslators.batch(this.row.id, after, upTo, max) : [];
+    for (const r of rows) take(r);
+    const cut = rows.length === max;
+    return { fixes, pos: cut ? rows[rows.length - 1][LOG.seq] : upTo, end: !cut && upTo >= maxSeq };
   }
 
   private async session(deviceId: string | undefined): Promise<Session> {
