@@ -20,6 +20,8 @@ export interface ForwarderOptions {
   /** How often to look for new fixes when caught up. */
   pollMs: number;
   random?: () => number;
+  /** Most fixes per batch below the protocol's own (tests: many batches from few fixes). */
+  batchLimit?: number;
 }
 
 /** Log entries scanned per read: a retranslator with few trackers skips other trackers' entries in steps. */
@@ -144,7 +146,12 @@ export class Forwarder {
   readonly status: ForwardStatus;
   private stopped = false;
   private wake: (() => void) | null = null;
-  private sessions = new Map<string, Session>();
+  /**
+   * Sessions by device id ('' for a shared one), from the moment they are being opened: batches
+   * launched meanwhile wait for the same connection. (Each opening its own let a later batch of a
+   * tracker arrive on a second connection before an earlier one: out of order.)
+   */
+  private sessions = new Map<string, { ready: Promise<Session>; open?: Session }>();
   private bindings = new Map<number, Bound>();
   private target: Target;
   /** The first failure of this round: no session is opened or batch launched after it. */
@@ -196,7 +203,8 @@ export class Forwarder {
   }
 
   private closeSessions() {
-    for (const s of this.sessions.values()) s.close();
+    // one still being opened is closed when it completes (it is no longer in the map)
+    for (const s of this.sessions.values()) s.open?.close();
     this.sessions.clear();
     this.status.connected = false;
   }
@@ -278,7 +286,7 @@ export class Forwarder {
    */
   private read(after: number): { fixes: ForwardFix[]; pos: number; end: boolean } {
     const fixes: ForwardFix[] = [];
-    const max = this.protocol.batch;
+    const max = Math.min(this.protocol.batch, this.opts.batchLimit ?? Infinity);
     const take = (row: LogRow) => {
       const b = this.bindings.get(row[LOG.sourceId]);
       if (b && row[LOG.seq] > b.cursor) fixes.push(new LoggedFix(row, b));
@@ -304,20 +312,25 @@ export class Forwarder {
     return { fixes, pos: cut ? rows[rows.length - 1][LOG.seq] : upTo, end: !cut && upTo >= maxSeq };
   }
 
-  private async session(deviceId: string | undefined): Promise<Session> {
+  private session(deviceId: string | undefined): Promise<Session> {
     const key = deviceId ?? '';
-    if (this.failed) throw this.failed;
-    let s = this.sessions.get(key);
-    if (!s) {
-      s = await this.protocol.open(this.target, deviceId, { timeoutMs: this.opts.timeoutMs });
-      if (this.stopped) {
-        s.close();
-        throw new Error('stopped');
-      }
-      this.sessions.set(key, s);
-      this.status.connected = true;
-    }
-    return s;
+    if (this.failed) return Promise.reject(this.failed);
+    const known = this.sessions.get(key);
+    if (known) return known.ready;
+    const entry: { ready: Promise<Session>; open?: Session } = {
+      ready: this.protocol.open(this.target, deviceId, { timeoutMs: this.opts.timeoutMs }).then((s) => {
+        if (this.stopped || this.sessions.get(key) !== entry) {
+          s.close();
+          throw new Error('stopped');
+        }
+        entry.open = s;
+        this.status.connected = true;
+        return s;
+      }),
+    };
+    entry.ready.catch(() => this.sessions.get(key) === entry && this.sessions.delete(key));
+    this.sessions.set(key, entry);
+    return entry.ready;
   }
 
   /** Puts one batch on the wire (a `send` per session); resolves with each session's outcome, never rejects. */
@@ -327,14 +340,16 @@ export class Forwarder {
     else for (const f of fixes) (groups.get(f.deviceId) ?? groups.set(f.deviceId, []).get(f.deviceId)!).push(f);
     return Promise.allSettled(
       [...groups].map(async ([key, list]) => {
-        const s = await this.session(key === '' ? undefined : key);
+        let s: Session | undefined;
         try {
+          s = await this.session(key === '' ? undefined : key);
           await s.send(list);
         } catch (e) {
-          // nothing more goes out in this round: a later batch on a new session could overtake this one
+          // nothing more goes out in this round (a failed open included): a later batch on a new
+          // session could overtake this one
           this.failed ??= e as Error;
-          s.close();
-          if (this.sessions.get(key) === s) this.sessions.delete(key);
+          s?.close();
+          if (s && this.sessions.get(key)?.open === s) this.sessions.delete(key);
           throw e;
         }
         return list;
