@@ -112,13 +112,20 @@ export class ForwardingEngine {
   }
 
   /**
-   * Counting scans the log from the oldest cursor on: while a backlog is large, it is counted less
-   * often (at most a twentieth of the time goes to counting).
+   * A running forwarder keeps its backlog as a running count (only what was logged since is counted).
+   * A stopped one's is counted in full, which scans the log from its oldest cursor on: while that is
+   * large, it is counted less often (at most a twentieth of the time goes to it).
    */
   private refreshBacklogs(): void {
+    for (const f of this.forwarders.values()) {
+      try {
+        f.refreshBacklog();
+      } catch {
+        // busy: the next tick counts
+      }
+    }
     if (Date.now() < this.nextCount) return;
     const t0 = performance.now();
-    for (const [id, f] of this.forwarders) f.status.backlog = this.store.retranslators.backlog(id);
     for (const [id, s] of this.statuses) if (!this.forwarders.has(id)) s.backlog = this.store.retranslators.backlog(id);
     this.nextCount = Date.now() + 20 * (performance.now() - t0);
   }

@@ -143,6 +143,12 @@ export class RetranslatorStore {
          CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
          WHERE l.seq > (SELECT coalesce(min(cursor), 0) FROM retranslator_bindings WHERE retranslator_id = ?) AND l.seq > b.cursor`,
       ).pluck(),
+      // entries of the retranslator's trackers in (after, upTo], acknowledged or not (the engine's running count adds them)
+      logged: db.prepare<[number, number, number], number>(
+        `SELECT count(*) FROM forward_log l
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         WHERE l.seq > ? AND l.seq <= ?`,
+      ).pluck(),
       minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
       // every acknowledged source's cursor in one statement: a JSON array of [source_id, seq] pairs
       advance: db.prepare(
@@ -278,6 +284,14 @@ export class RetranslatorStore {
   /** Fixes waiting for the retranslator's receiver. */
   backlog(retranslatorId: number): number {
     return this.s.backlog.get(retranslatorId, retranslatorId)!;
+  }
+  /** The backlog and the log's end it was counted at, read together. */
+  backlogAt(retranslatorId: number): { backlog: number; maxSeq: number } {
+    return this.db.transaction(() => ({ backlog: this.backlog(retranslatorId), maxSeq: this.maxSeq() }))();
+  }
+  /** Entries logged for the retranslator's trackers in (after, upTo], whatever their cursors. */
+  logged(retranslatorId: number, after: number, upTo: number): number {
+    return this.s.logged.get(retranslatorId, after, upTo)!;
   }
   minCursor(retranslatorId: number): number | null {
     return this.s.minCursor.get(retranslatorId) ?? null;
