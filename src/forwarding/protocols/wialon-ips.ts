@@ -214,7 +214,7 @@ function protocol(id: number, version: '2.0' | '1.1'): ForwardProtocol {
     // one read serves many trackers' connections at once: large, so each connection gets a packet of
     // several messages (one write and one answer per tracker and batch); not much larger, since the
     // retranslators of the engine's thread take turns batch by batch
-    batch: 8000,
+    batch: 2000,
     async open(target: Target, deviceId: string | undefined, opts: OpenOptions): Promise<Session> {
       const socket = await AckSocket.open(target.address, target.port, lineFramer, opts.timeoutMs);
       try {
