@@ -80,7 +80,10 @@ export class LogReader {
       if (b !== keep && b.to <= min) this.drop(i);
       else i++;
     }
-    while (this.kept > this.opts.keepRows && this.blocks[0] && this.blocks[0] !== keep) this.drop(0);
+    for (let i = 0; i < this.blocks.length && this.kept > this.opts.keepRows; ) {
+      if (this.blocks[i] !== keep) this.drop(i);
+      else i++;
+    }
   }
 
   private drop(i: number): void {
