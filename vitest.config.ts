@@ -21,6 +21,7 @@ const unit = [
   'test/simulator/vehicle.test.ts',
   'test/reports/format.test.ts',
   'test/forwarding/backoff.test.ts',
+  'test/forwarding/log-reader.test.ts',
   'test/geocoder/offline.test.ts',
 ];
 const fuzz = 'test/protocols/fuzz.test.ts';

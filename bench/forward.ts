@@ -176,7 +176,25 @@ function cpuSeconds(pid: number): { all: number; forward: number } {
   }
 }
 
-async function run(forward: boolean): Promise<{ ingest: number; wialon: number; json: number; maxBacklog: number; drainS: number; perCpu: number }> {
+interface RunResult {
+  ingest: number;
+  wialon: number;
+  json: number;
+  /** The larger of the two backlogs: its maximum over the measured seconds, and how fast it grew over their second half (fixes/s). */
+  maxBacklog: number;
+  growth: number;
+  /** After the trackers stopped: the backlog then (counted in the store), the seconds to empty it and the rate. */
+  endBacklog: number;
+  drainS: number;
+  perCpu: number;
+  load: string;
+}
+
+function loadText(): string {
+  return loadavg().map((l) => l.toFixed(1)).join(' ');
+}
+
+async function run(forward: boolean): Promise<RunResult> {
   const { dir, retranslators } = prepare(forward);
   const { proc, port: p } = await server(dir);
   const watch = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
@@ -192,6 +210,7 @@ async function run(forward: boolean): Promise<{ ingest: number; wialon: number; 
   const start = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
   const cpu0 = cpuSeconds(proc.pid!);
   let maxBacklog = 0;
+  const larger: number[] = [];
   let last = { ...start };
   console.log(forward ? '  s   ingest/s  wialon/s    json/s  backlog wialon  backlog json' : '  s   ingest/s');
   for (let s = 1; s <= seconds; s++) {
@@ -202,6 +221,7 @@ async function run(forward: boolean): Promise<{ ingest: number; wialon: number; 
     if (forward) {
       const b = pending();
       maxBacklog = Math.max(maxBacklog, ...b);
+      larger.push(Math.max(...b));
       console.log(`${String(s).padStart(3)} ${rate('acked')} ${rate('wialon')} ${rate('json')} ${b[0].toLocaleString('en').padStart(15)} ${b[1].toLocaleString('en').padStart(13)}`);
     } else console.log(`${String(s).padStart(3)} ${rate('acked')}`);
     last = now;
@@ -212,11 +232,16 @@ async function run(forward: boolean): Promise<{ ingest: number; wialon: number; 
   const ingested = last.acked - start.acked;
   const us = (s: number, n: number) => (n ? `${Math.round((s * 1e6) / n)} µs` : '-');
   const fwdPart = forward ? `; the forwarding thread ${cpu.forward.toFixed(1)} s (${us(cpu.forward, last.wialon - start.wialon + last.json - start.json)} per forwarded fix and retranslator)` : '';
-  console.log(`server CPU ${cpu.all.toFixed(1)} s over ${el.toFixed(1)} s: ${us(cpu.all - cpu.forward, ingested)} per ingested fix outside the forwarding thread${fwdPart}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  const result = { ingest: (last.acked - start.acked) / el, wialon: (last.wialon - start.wialon) / el, json: (last.json - start.json) / el, maxBacklog, drainS: 0, perCpu: ingested / cpu.all };
+  const load = loadText();
+  console.log(`server CPU ${cpu.all.toFixed(1)} s over ${el.toFixed(1)} s: ${us(cpu.all - cpu.forward, ingested)} per ingested fix outside the forwarding thread${fwdPart}; load average ${load}`);
+  // growth over the second half of the measured seconds: about 0 when forwarding keeps pace (the backlog then stays at what is in flight)
+  const mid = Math.max(0, Math.floor(larger.length / 2) - 1);
+  const growth = larger.length > 1 ? (larger[larger.length - 1] - larger[mid]) / (larger.length - 1 - mid) : 0;
+  const result: RunResult = { ingest: (last.acked - start.acked) / el, wialon: (last.wialon - start.wialon) / el, json: (last.json - start.json) / el, maxBacklog, growth, endBacklog: 0, drainS: 0, perCpu: ingested / cpu.all, load };
   await sim;
   if (forward && !values.disabled) {
     const d0 = performance.now();
+    result.endBacklog = Math.max(...backlogs());
     while (backlogs().some((b) => b > 0) && performance.now() - d0 < 180_000) await new Promise((r) => setTimeout(r, 250));
     result.drainS = (performance.now() - d0) / 1000;
   }
@@ -236,5 +261,7 @@ async function main() {
   console.log(`ingest without forwarding: ${f(without.ingest)} fixes/s; with forwarding: ${f(withF.ingest)} fixes/s; ratio ${(withF.ingest / without.ingest).toFixed(2)} (target >= 0.90)`);
   // the server's share of a shared machine's CPU changes from run to run; per CPU second it does much less
   console.log(`ingested per server CPU second: ${f(without.perCpu)} without, ${f(withF.perCpu)} with forwarding; ratio ${(withF.perCpu / without.perCpu).toFixed(2)}`);
-  console.log(`forwarded: Wialon IPS ${f(withF.wialon)} fixes/s, JSON ${f(withF.json)} fixes/s; largest backlog ${f(withF.maxBacklog)} fixes; backlog empty ${withF.drainS.toFixed(1)} s after the trackers stopped`);
+  console.log(`forwarded while ingesting: Wialon IPS ${f(withF.wialon)} fixes/s, JSON ${f(withF.json)} fixes/s`);
+  console.log(`backlog (the larger of the two): at most ${f(withF.maxBacklog)} fixes while ingesting, growing ${f(withF.growth)} fixes/s over the second half (about 0: forwarding keeps pace); ${f(withF.endBacklog)} when the trackers stopped, empty ${withF.drainS.toFixed(1)} s later (${withF.drainS > 0 ? f(withF.endBacklog / withF.drainS) : '-'} fixes/s)`);
+  console.log(`load average: ${without.load} (without), ${withF.load} (with forwarding), ${loadText()} (now)`);
 }

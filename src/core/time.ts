@@ -107,3 +107,28 @@ export function isoWeekday(day: string): number {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
 }
+
+/**
+ * A text per whole second, made once for every instant of that second (a bounded memo): encoders of
+ * many fixes that share seconds (a fleet's trackers report at the same moments) format each second once.
+ */
+export class SecondText {
+  private memo = new Map<number, string>();
+  constructor(
+    /** The text of the second starting at `ms` (a whole second, ms UTC). */
+    private format: (ms: number) => string,
+    private max = 4096,
+  ) {}
+
+  /** The text of the second that holds `ms`. */
+  of(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    let text = this.memo.get(second);
+    if (text === undefined) {
+      text = this.format(second * 1000);
+      if (this.memo.size >= this.max) this.memo.clear();
+      this.memo.set(second, text);
+    }
+    return text;
+  }
+}

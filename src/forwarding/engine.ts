@@ -7,12 +7,15 @@
  */
 import type { Store } from '../store/index.ts';
 import { Forwarder, type ForwarderOptions } from './forwarder.ts';
+import { LogReader, type LogReaderOptions } from './log-reader.ts';
 import { forwardProtocol } from './protocols/index.ts';
 import type { ForwardStatus } from './types.ts';
 
 export interface EngineOptions extends ForwarderOptions {
   /** How often to look for changes made elsewhere (the admin command) and to refresh backlogs. */
   refreshMs: number;
+  /** The shared read of the log (tests and benchmarks; defaults otherwise). */
+  logReader?: LogReaderOptions;
 }
 
 const PRUNE_CHUNK = 20_000;
@@ -24,11 +27,15 @@ export class ForwardingEngine {
   private syncing: Promise<void> = Promise.resolve();
   private stopped = false;
   private nextCount = 0;
+  /** One read of the log for every forwarder of the same trackers. */
+  readonly reader: LogReader;
 
   constructor(
     private store: Store,
     private opts: EngineOptions,
-  ) {}
+  ) {
+    this.reader = new LogReader(store, opts.logReader);
+  }
 
   start(): void {
     this.changed();
@@ -73,6 +80,7 @@ export class ForwardingEngine {
   private async sync(): Promise<void> {
     if (this.stopped) return;
     const rows = this.store.retranslators.all();
+    const boundSources = this.store.retranslators.boundSources();
     const seen = new Set<number>();
     // A stopped forwarder sends nothing more (its sessions are closed at once); one still waiting for a
     // connection lets it go when it comes. Not waiting for that keeps changes immediate; a late
@@ -93,7 +101,7 @@ export class ForwardingEngine {
         this.statuses.set(row.id, { connected: false, lastError: prev?.lastError ?? null, lastErrorTime: prev?.lastErrorTime ?? null, backlog: prev?.backlog ?? this.store.retranslators.backlog(row.id), lastForwarded: prev?.lastForwarded ?? row.last_forwarded, forwarded: prev?.forwarded ?? 0 });
         continue;
       }
-      this.forwarders.set(row.id, new Forwarder(this.store, row, protocol, this.opts, this.statuses.get(row.id)));
+      this.forwarders.set(row.id, new Forwarder(this.store, row, protocol, this.opts, this.statuses.get(row.id), this.reader, boundSources));
     }
     for (const [id, f] of this.forwarders) {
       if (seen.has(id)) continue;
@@ -104,13 +112,20 @@ export class ForwardingEngine {
   }
 
   /**
-   * Counting scans the log from the oldest cursor on: while a backlog is large, it is counted less
-   * often (at most a twentieth of the time goes to counting).
+   * A running forwarder keeps its backlog as a running count (only what was logged since is counted).
+   * A stopped one's is counted in full, which scans the log from its oldest cursor on: while that is
+   * large, it is counted less often (at most a twentieth of the time goes to it).
    */
   private refreshBacklogs(): void {
+    for (const f of this.forwarders.values()) {
+      try {
+        f.refreshBacklog();
+      } catch {
+        // busy: the next tick counts
+      }
+    }
     if (Date.now() < this.nextCount) return;
     const t0 = performance.now();
-    for (const [id, f] of this.forwarders) f.status.backlog = this.store.retranslators.backlog(id);
     for (const [id, s] of this.statuses) if (!this.forwarders.has(id)) s.backlog = this.store.retranslators.backlog(id);
     this.nextCount = Date.now() + 20 * (performance.now() - t0);
   }

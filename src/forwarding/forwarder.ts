@@ -7,7 +7,8 @@
  */
 import { FLAG } from '../core/point.ts';
 import type { Store } from '../store/index.ts';
-import type { BindingRow, LoggedFixRow, RetranslatorRow } from '../store/retranslators.ts';
+import { LOG, type LogRow, type RetranslatorRow } from '../store/retranslators.ts';
+import { firstAfter, type LogReader } from './log-reader.ts';
 import { parseUrl } from './retranslators.ts';
 import type { ForwardFix, ForwardProtocol, ForwardStatus, Session, Target } from './types.ts';
 
@@ -19,6 +20,8 @@ export interface ForwarderOptions {
   /** How often to look for new fixes when caught up. */
   pollMs: number;
   random?: () => number;
+  /** Most fixes per batch below the protocol's own (tests: many batches from few fixes). */
+  batchLimit?: number;
 }
 
 /** Log entries scanned per read: a retranslator with few trackers skips other trackers' entries in steps. */
@@ -40,53 +43,79 @@ export function backoffDelay(attempt: number, o: Pick<ForwarderOptions, 'backoff
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
+/** A bound tracker as the forwarder sends it: the identity forwarded, and the seq acknowledged up to. */
+export interface Bound {
+  trackerId: number;
+  deviceId: string;
+  cursor: number;
+}
+
 /**
- * A logged fix as the protocols take it, built straight from its row: the attributes are parsed only
- * when a protocol asks for them (the JSON protocols embed the stored text instead), so a forwarded fix
- * costs one small object.
+ * A logged fix as the protocols take it: a view of its log row (shared by every retranslator that
+ * forwards it) under one binding's identity. The attributes are parsed only when a protocol asks for
+ * them, once per row (the JSON protocols embed the stored text instead).
  */
 class LoggedFix implements ForwardFix {
-  readonly seq: number;
-  readonly sourceId: number;
-  readonly trackerId: number;
-  readonly deviceId: string;
-  readonly time: number;
-  readonly received: number;
-  readonly lat: number | null;
-  readonly lng: number | null;
-  readonly alt: number | null;
-  readonly speed: number | null;
-  readonly course: number | null;
-  readonly satellites: number | null;
-  readonly hdop: number | null;
-  readonly precision: number | null;
-  readonly flags: number;
-  readonly odometer: number | null;
-  readonly hours: number | null;
-  readonly fuelUsed: number | null;
-  readonly attrsJson: string | null;
-  private parsed: Record<string, unknown> | undefined;
-
-  constructor(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }) {
-    this.seq = r.seq;
-    this.sourceId = r.source_id;
-    this.trackerId = b.tracker_id;
-    this.deviceId = b.fake_device_id ?? b.device_id;
-    this.time = r.time;
-    this.received = r.received;
-    this.lat = r.lat;
-    this.lng = r.lng;
-    this.alt = r.alt;
-    this.speed = r.speed;
-    this.course = r.course;
-    this.satellites = r.satellites;
-    this.hdop = r.hdop;
-    this.precision = r.precision;
-    this.flags = r.flags;
-    this.odometer = r.odometer;
-    this.hours = r.hours;
-    this.fuelUsed = r.fuel_used;
-    this.attrsJson = r.attrs;
+  constructor(
+    private r: LogRow & { parsed?: Record<string, unknown> },
+    private b: Bound,
+  ) {}
+  get seq(): number {
+    return this.r[LOG.seq];
+  }
+  get sourceId(): number {
+    return this.r[LOG.sourceId];
+  }
+  get trackerId(): number {
+    return this.b.trackerId;
+  }
+  get deviceId(): string {
+    return this.b.deviceId;
+  }
+  get time(): number {
+    return this.r[LOG.time];
+  }
+  get received(): number {
+    return this.r[LOG.received];
+  }
+  get lat(): number | null {
+    return this.r[LOG.lat];
+  }
+  get lng(): number | null {
+    return this.r[LOG.lng];
+  }
+  get alt(): number | null {
+    return this.r[LOG.alt];
+  }
+  get speed(): number | null {
+    return this.r[LOG.speed];
+  }
+  get course(): number | null {
+    return this.r[LOG.course];
+  }
+  get satellites(): number | null {
+    return this.r[LOG.satellites];
+  }
+  get hdop(): number | null {
+    return this.r[LOG.hdop];
+  }
+  get precision(): number | null {
+    return this.r[LOG.precision];
+  }
+  get odometer(): number | null {
+    return this.r[LOG.odometer];
+  }
+  get hours(): number | null {
+    return this.r[LOG.hours];
+  }
+  get fuelUsed(): number | null {
+    return this.r[LOG.fuelUsed];
+  }
+  get attrsJson(): string | null {
+    return this.r[LOG.attrs];
+  }
+  get flags(): number {
+    return this.r[LOG.flags];
   }
   get valid(): boolean {
     return (this.flags & FLAG.valid) !== 0;
@@ -104,11 +133,12 @@ class LoggedFix implements ForwardFix {
     return (this.flags & FLAG.alarm) !== 0;
   }
   get attrs(): Record<string, unknown> {
-    return (this.parsed ??= this.attrsJson ? (JSON.parse(this.attrsJson) as Record<string, unknown>) : {});
+    const text = this.r[LOG.attrs];
+    return (this.r.parsed ??= text ? (JSON.parse(text) as Record<string, unknown>) : {});
   }
 }
 
-export function toForwardFix(r: LoggedFixRow, b: { tracker_id: number; device_id: string; fake_device_id: string | null }): ForwardFix {
+export function toForwardFix(r: LogRow, b: Bound): ForwardFix {
   return new LoggedFix(r, b);
 }
 
@@ -116,8 +146,13 @@ export class Forwarder {
   readonly status: ForwardStatus;
   private stopped = false;
   private wake: (() => void) | null = null;
-  private sessions = new Map<string, Session>();
-  private bindings = new Map<number, BindingRow>();
+  /**
+   * Sessions by device id ('' for a shared one), from the moment they are being opened: batches
+   * launched meanwhile wait for the same connection. (Each opening its own let a later batch of a
+   * tracker arrive on a second connection before an earlier one: out of order.)
+   */
+  private sessions = new Map<string, { ready: Promise<Session>; open?: Session }>();
+  private bindings = new Map<number, Bound>();
   private target: Target;
   /** The first failure of this round: no session is opened or batch launched after it. */
   private failed: Error | null = null;
@@ -125,6 +160,14 @@ export class Forwarder {
   private acked = new Map<number, number>();
   private ackedTime: number | null = null;
   private flushedAt = 0;
+  /**
+   * The backlog as a running count: counted in the store once per round (`counted` -1: to do), then
+   * the entries logged since (`counted` is the seq counted up to) added and each entry subtracted as
+   * the receiver acknowledges it. Counting the whole backlog every second took a lowered thread's
+   * CPU from forwarding while a flood made the backlog large.
+   */
+  private counted = -1;
+  private backlog = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -133,6 +176,10 @@ export class Forwarder {
     private protocol: ForwardProtocol,
     private opts: ForwarderOptions,
     previous?: ForwardStatus,
+    /** The engine's shared read of the log; without it (or for few of the bound trackers) the forwarder reads its own entries. */
+    private reader?: LogReader,
+    /** Trackers bound to any retranslator: a forwarder of most of them shares the engine's read. */
+    private boundSources = 0,
   ) {
     this.status = { connected: false, lastError: previous?.lastError ?? null, lastErrorTime: previous?.lastErrorTime ?? null, backlog: previous?.backlog ?? 0, lastForwarded: previous?.lastForwarded ?? row.last_forwarded, forwarded: previous?.forwarded ?? 0 };
     this.target = { address: row.address, port: row.port, login: row.login, password: row.password, url: protocol.url ? parseUrl(row.address) : undefined };
@@ -164,7 +211,8 @@ export class Forwarder {
   }
 
   private closeSessions() {
-    for (const s of this.sessions.values()) s.close();
+    // one still being opened is closed when it completes (it is no longer in the map)
+    for (const s of this.sessions.values()) s.open?.close();
     this.sessions.clear();
     this.status.connected = false;
   }
@@ -185,6 +233,7 @@ export class Forwarder {
     }
     this.closeSessions();
     this.flushCursors();
+    this.reader?.leave(this);
   }
 
   /**
@@ -194,7 +243,11 @@ export class Forwarder {
    * passes a batch that was not acknowledged.
    */
   private async forward(succeeded: () => void): Promise<void> {
-    this.bindings = new Map(this.store.retranslators.bindings(this.row.id).map((b) => [b.source_id, b]));
+    // a cursor acknowledged but not yet written counts (a failed flush leaves the stored one behind)
+    this.bindings = new Map(
+      this.store.retranslators.bindings(this.row.id).map((b) => [b.source_id, { trackerId: b.tracker_id, deviceId: b.fake_device_id ?? b.device_id, cursor: Math.max(b.cursor, this.acked.get(b.source_id) ?? 0) }]),
+    );
+    this.count();
     if (!this.bindings.size) {
       while (!this.stopped) await this.sleep(60_000);
       return;
@@ -203,26 +256,17 @@ export class Forwarder {
     if (this.protocol.sessions === 'shared') await this.session(undefined);
     const window = this.protocol.ordered ? WINDOW : 1;
     const inFlight: Array<Promise<Settled>> = [];
-    let readPos = this.store.retranslators.minCursor(this.row.id) ?? 0;
+    let readPos = Infinity;
+    for (const b of this.bindings.values()) readPos = Math.min(readPos, b.cursor);
     let next: ForwardFix[] | null = null;
     let caughtUp = false;
     while (!this.stopped) {
       if (this.failed && !inFlight.length) throw this.failed;
       if (!next && !caughtUp) {
-        const maxSeq = this.store.retranslators.maxSeq();
-        const upTo = Math.min(maxSeq, readPos + SCAN_WINDOW);
-        const rows = upTo > readPos ? this.store.retranslators.batch(this.row.id, readPos, upTo, this.protocol.batch) : [];
-        if (rows.length) {
-          next = [];
-          for (const r of rows) {
-            const b = this.bindings.get(r.source_id);
-            if (b) next.push(toForwardFix(r, b));
-          }
-          readPos = rows[rows.length - 1].seq;
-        } else {
-          readPos = upTo;
-          caughtUp = upTo >= maxSeq;
-        }
+        const r = this.read(readPos);
+        readPos = r.pos;
+        caughtUp = r.end;
+        if (r.fixes.length) next = r.fixes;
         continue;
       }
       if (next && inFlight.length < window && !this.failed) {
@@ -244,20 +288,58 @@ export class Forwarder {
     }
   }
 
-  private async session(deviceId: string | undefined): Promise<Session> {
-    const key = deviceId ?? '';
-    if (this.failed) throw this.failed;
-    let s = this.sessions.get(key);
-    if (!s) {
-      s = await this.protocol.open(this.target, deviceId, { timeoutMs: this.opts.timeoutMs });
-      if (this.stopped) {
-        s.close();
-        throw new Error('stopped');
+  /**
+   * The next batch after `after`: up to the protocol's batch of fixes not yet acknowledged, from the
+   * engine's shared blocks or, for a retranslator of few of the bound trackers, its own entries only.
+   * `pos` is the seq read up to; `end` when the log has nothing more now.
+   */
+  private read(after: number): { fixes: ForwardFix[]; pos: number; end: boolean } {
+    const fixes: ForwardFix[] = [];
+    const max = Math.min(this.protocol.batch, this.opts.batchLimit ?? Infinity);
+    const take = (row: LogRow) => {
+      const b = this.bindings.get(row[LOG.sourceId]);
+      if (b && row[LOG.seq] > b.cursor) fixes.push(new LoggedFix(row, b));
+    };
+    if (this.reader && this.bindings.size * 2 >= this.boundSources) {
+      let pos = after;
+      while (fixes.length < max && pos - after < SCAN_WINDOW) {
+        const block = this.reader.next(pos, this);
+        if (!block) return { fixes, pos, end: true };
+        const rows = block.rows;
+        let i = firstAfter(rows, pos);
+        for (; i < rows.length && fixes.length < max; i++) take(rows[i]);
+        pos = i < rows.length ? rows[i - 1][LOG.seq] : block.to;
       }
-      this.sessions.set(key, s);
-      this.status.connected = true;
+      return { fixes, pos, end: false };
     }
-    return s;
+    this.reader?.leave(this);
+    const maxSeq = this.store.retranslators.maxSeq();
+    const upTo = Math.min(maxSeq, after + SCAN_WINDOW);
+    const rows = upTo > after ? this.store.retranslators.batch(this.row.id, after, upTo, max) : [];
+    for (const r of rows) take(r);
+    const cut = rows.length === max;
+    return { fixes, pos: cut ? rows[rows.length - 1][LOG.seq] : upTo, end: !cut && upTo >= maxSeq };
+  }
+
+  private session(deviceId: string | undefined): Promise<Session> {
+    const key = deviceId ?? '';
+    if (this.failed) return Promise.reject(this.failed);
+    const known = this.sessions.get(key);
+    if (known) return known.ready;
+    const entry: { ready: Promise<Session>; open?: Session } = {
+      ready: this.protocol.open(this.target, deviceId, { timeoutMs: this.opts.timeoutMs }).then((s) => {
+        if (this.stopped || this.sessions.get(key) !== entry) {
+          s.close();
+          throw new Error('stopped');
+        }
+        entry.open = s;
+        this.status.connected = true;
+        return s;
+      }),
+    };
+    entry.ready.catch(() => this.sessions.get(key) === entry && this.sessions.delete(key));
+    this.sessions.set(key, entry);
+    return entry.ready;
   }
 
   /** Puts one batch on the wire (a `send` per session); resolves with each session's outcome, never rejects. */
@@ -267,14 +349,16 @@ export class Forwarder {
     else for (const f of fixes) (groups.get(f.deviceId) ?? groups.set(f.deviceId, []).get(f.deviceId)!).push(f);
     return Promise.allSettled(
       [...groups].map(async ([key, list]) => {
-        const s = await this.session(key === '' ? undefined : key);
+        let s: Session | undefined;
         try {
+          s = await this.session(key === '' ? undefined : key);
           await s.send(list);
         } catch (e) {
-          // nothing more goes out in this round: a later batch on a new session could overtake this one
+          // nothing more goes out in this round (a failed open included): a later batch on a new
+          // session could overtake this one
           this.failed ??= e as Error;
-          s.close();
-          if (this.sessions.get(key) === s) this.sessions.delete(key);
+          s?.close();
+          if (s && this.sessions.get(key)?.open === s) this.sessions.delete(key);
           throw e;
         }
         return list;
@@ -293,6 +377,12 @@ export class Forwarder {
       if (r.status !== 'fulfilled') continue;
       for (const f of r.value) {
         if (f.seq > (this.acked.get(f.sourceId) ?? 0)) this.acked.set(f.sourceId, f.seq);
+        // an entry leaves the backlog with its first acknowledgement
+        const b = this.bindings.get(f.sourceId);
+        if (b && f.seq > b.cursor) {
+          b.cursor = f.seq;
+          this.backlog--;
+        }
         if (!last || f.seq > last.seq) last = f;
         acked++;
       }
@@ -306,6 +396,34 @@ export class Forwarder {
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     this.status.connected = true;
+  }
+
+  /** Counts the backlog in full, before anything of the round is acknowledged (its cursors written first). */
+  private count(): void {
+    this.flushCursors();
+    this.counted = -1;
+    try {
+      const c = this.store.retranslators.backlogAt(this.row.id);
+      this.backlog = c.backlog;
+      this.counted = c.maxSeq;
+      this.status.backlog = c.backlog;
+    } catch {
+      // busy: counted at the next refresh
+    }
+  }
+
+  /** Brings `status.backlog` up to the log's end (the engine calls it about every second). */
+  refreshBacklog(): void {
+    if (this.counted < 0) {
+      const c = this.store.retranslators.backlogAt(this.row.id);
+      this.backlog = c.backlog;
+      this.counted = c.maxSeq;
+    } else {
+      const maxSeq = this.store.retranslators.maxSeq();
+      if (maxSeq > this.counted) this.backlog += this.store.retranslators.logged(this.row.id, this.counted, maxSeq);
+      this.counted = maxSeq;
+    }
+    this.status.backlog = Math.max(0, this.backlog);
   }
 
   /** Writes the acknowledged cursors (one transaction); on a busy store they stay for the next try. */

@@ -41,8 +41,39 @@ export interface BindingRow {
   device_id: string;
 }
 
-/** One log entry with its fix (a row of `fixes` or out of its chunk), as the engine reads it. */
-export type LoggedFixRow = StoredFix & { seq: number; source_id: number };
+/**
+ * One log entry with its fix (a row of `fixes` or out of its chunk), as the engine reads it: an array
+ * (no object per row; the members at the `LOG` positions), shared by every retranslator forwarding it.
+ */
+export type LogRow = [
+  seq: number,
+  sourceId: number,
+  time: number,
+  lat: number | null,
+  lng: number | null,
+  alt: number | null,
+  speed: number | null,
+  course: number | null,
+  satellites: number | null,
+  hdop: number | null,
+  precision: number | null,
+  flags: number,
+  received: number,
+  attrs: string | null,
+  odometer: number | null,
+  hours: number | null,
+  fuelUsed: number | null,
+];
+
+/** The positions in a `LogRow`. */
+export const LOG = { seq: 0, sourceId: 1, time: 2, lat: 3, lng: 4, alt: 5, speed: 6, course: 7, satellites: 8, hdop: 9, precision: 10, flags: 11, received: 12, attrs: 13, odometer: 14, hours: 15, fuelUsed: 16 } as const;
+
+const LOG_COLS = `l.seq, l.source_id, l.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision,
+                f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used`;
+
+const fromChunk = (seq: number, sourceId: number, f: StoredFix): LogRow => [
+  seq, sourceId, f.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision, f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used,
+];
 
 const COLS = 'id, user_id, name, protocol_id, address, port, login, password, enabled, version, last_forwarded';
 
@@ -85,21 +116,38 @@ export class RetranslatorStore {
       maxSeq: db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck(),
       // CROSS JOIN keeps the log outermost: it is read in seq order and the read stops at the limit
       // (the other order collects and sorts every entry of the window first).
-      batch: db.prepare<[number, number, number, number], LoggedFixRow>(
-        `SELECT l.seq, l.source_id, l.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision,
-                f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used
+      // Rows as arrays (`raw`): an object per row cost more than the read itself.
+      batch: db
+        .prepare<[number, number, number, number], LogRow>(
+          `SELECT ${LOG_COLS}
          FROM forward_log l
          CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
          LEFT JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
          WHERE l.seq > ? AND l.seq <= ? AND l.seq > b.cursor
          ORDER BY l.seq LIMIT ?`,
-      ),
+        )
+        .raw(true),
+      // every retranslator's entries at once: one read shared by the retranslators of the same trackers
+      entries: db
+        .prepare<[number, number, number], LogRow>(
+          `SELECT ${LOG_COLS}
+         FROM forward_log l LEFT JOIN fixes f ON f.source_id = l.source_id AND f.time = l.time
+         WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq LIMIT ?`,
+        )
+        .raw(true),
+      boundSources: db.prepare<[], number>('SELECT count(DISTINCT source_id) FROM retranslator_bindings').pluck(),
       // entries after the retranslator's oldest cursor that its bindings have not passed (the log is
       // read by seq: no index by source to keep up on every fix)
       backlog: db.prepare<[number, number], number>(
         `SELECT count(*) FROM forward_log l
          CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
          WHERE l.seq > (SELECT coalesce(min(cursor), 0) FROM retranslator_bindings WHERE retranslator_id = ?) AND l.seq > b.cursor`,
+      ).pluck(),
+      // entries of the retranslator's trackers in (after, upTo], acknowledged or not (the engine's running count adds them)
+      logged: db.prepare<[number, number, number], number>(
+        `SELECT count(*) FROM forward_log l
+         CROSS JOIN retranslator_bindings b ON b.source_id = l.source_id AND b.retranslator_id = ?
+         WHERE l.seq > ? AND l.seq <= ?`,
       ).pluck(),
       minCursor: db.prepare<[number], number | null>('SELECT min(cursor) FROM retranslator_bindings WHERE retranslator_id = ?').pluck(),
       // every acknowledged source's cursor in one statement: a JSON array of [source_id, seq] pairs
@@ -179,32 +227,71 @@ export class RetranslatorStore {
   maxSeq(): number {
     return this.s.maxSeq.get()!;
   }
-  /** Up to `limit` entries after `after` (and at most `upTo`) not yet acknowledged, in arrival order, with their fixes. */
-  batch(retranslatorId: number, after: number, upTo: number, limit: number): LoggedFixRow[] {
+  /** Up to `limit` of the retranslator's entries after `after` (and at most `upTo`) not yet acknowledged, in arrival order, with their fixes. */
+  batch(retranslatorId: number, after: number, upTo: number, limit: number): LogRow[] {
+    return this.withFixes((a, want) => this.s.batch.all(retranslatorId, a, upTo, want), after, limit);
+  }
+  /**
+   * Up to `limit` entries after `after` (and at most `upTo`) of every retranslator, in arrival order,
+   * with their fixes; with the seq the read reached (`upTo`, or the last entry's when the limit cut it).
+   */
+  entries(after: number, upTo: number, limit: number): { rows: LogRow[]; to: number } {
+    let cut = false;
+    const rows = this.withFixes(
+      (a, want) => {
+        const got = this.s.entries.all(a, upTo, want);
+        cut = got.length === want;
+        return got;
+      },
+      after,
+      limit,
+    );
+    return { rows, to: cut && rows.length ? rows[rows.length - 1][LOG.seq] : upTo };
+  }
+  /** Distinct trackers bound to any retranslator. */
+  boundSources(): number {
+    return this.s.boundSources.get()!;
+  }
+  /**
+   * Reads entries with `read` (after, how many) until `limit` or the end: a fix no longer a row is in
+   * its chunk (compacted while the receiver lagged, docs/storage.md); an entry whose fix is gone
+   * altogether is left out, as the inner join did.
+   */
+  private withFixes(read: (after: number, want: number) => LogRow[], after: number, limit: number): LogRow[] {
     return this.db.transaction(() => {
-      // A fix no longer a row is in its chunk (compacted while the receiver lagged, docs/storage.md);
-      // an entry whose fix is gone altogether is left out, as the inner join did.
-      const out: LoggedFixRow[] = [];
+      let out: LogRow[] | undefined;
       const cache = new Map<number, { chunk: ChunkSpan; rows: StoredFix[] }>();
-      while (out.length < limit) {
-        const want = limit - out.length;
-        const rows = this.s.batch.all(retranslatorId, after, upTo, want);
-        for (const r of rows) {
-          if (r.flags !== null) out.push(r);
-          else {
-            const f = this.chunks.chunkFixAt(r.source_id, r.time, cache);
-            if (f) out.push({ seq: r.seq, source_id: r.source_id, ...f });
+      while ((out?.length ?? 0) < limit) {
+        const want = limit - (out?.length ?? 0);
+        const rows = read(after, want);
+        if (!out && rows.every((r) => r[LOG.flags] !== null)) out = rows;
+        else {
+          out ??= [];
+          for (const r of rows) {
+            if (r[LOG.flags] !== null) out.push(r);
+            else {
+              const f = this.chunks.chunkFixAt(r[LOG.sourceId], r[LOG.time], cache);
+              if (f) out.push(fromChunk(r[LOG.seq], r[LOG.sourceId], f));
+            }
           }
         }
         if (rows.length < want) break;
-        after = rows[rows.length - 1].seq;
+        after = rows[rows.length - 1][LOG.seq];
       }
-      return out;
+      return out ?? [];
     })();
   }
   /** Fixes waiting for the retranslator's receiver. */
   backlog(retranslatorId: number): number {
     return this.s.backlog.get(retranslatorId, retranslatorId)!;
+  }
+  /** The backlog and the log's end it was counted at, read together. */
+  backlogAt(retranslatorId: number): { backlog: number; maxSeq: number } {
+    return this.db.transaction(() => ({ backlog: this.backlog(retranslatorId), maxSeq: this.maxSeq() }))();
+  }
+  /** Entries logged for the retranslator's trackers in (after, upTo], whatever their cursors. */
+  logged(retranslatorId: number, after: number, upTo: number): number {
+    return this.s.logged.get(retranslatorId, after, upTo)!;
   }
   minCursor(retranslatorId: number): number | null {
     return this.s.minCursor.get(retranslatorId) ?? null;

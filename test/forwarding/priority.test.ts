@@ -11,7 +11,7 @@ import { FLAG } from '../../src/core/point.ts';
 import { toForwardFix } from '../../src/forwarding/forwarder.ts';
 import { PriorityGovernor } from '../../src/forwarding/priority.ts';
 import { batchJson, fixJson, fixJsonText } from '../../src/forwarding/protocols/json-webhook.ts';
-import type { LoggedFixRow } from '../../src/store/retranslators.ts';
+import type { LogRow } from '../../src/store/retranslators.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { serverWithWialon, track, Tracker, waitFor } from './helpers.ts';
 
@@ -42,12 +42,15 @@ describe('PriorityGovernor', () => {
 });
 
 describe('JSON text straight from a logged row', () => {
-  const row = (o: Partial<LoggedFixRow>): LoggedFixRow => ({
-    seq: 7, source_id: 3, time: Date.UTC(2026, 10, 20, 8, 0, 3), lat: 55.7503, lng: -37.6103, alt: 120, speed: 3.5, course: 90, satellites: 9, hdop: 0.9,
-    precision: null, flags: FLAG.valid | FLAG.archive | FLAG.ignitionKnown, received: Date.UTC(2026, 10, 20, 8, 0, 4, 512), attrs: '{"fuel":3.5,"driver":"a\\"n","cells":[{"mcc":250,"mnc":1,"lac":2,"cid":3}]}',
-    odometer: 1000.5, hours: 3_600_000, fuel_used: null, ...o,
-  });
-  const binding = { tracker_id: 17, device_id: 'CAR-1', fake_device_id: null };
+  const row = (o: Record<string, unknown>): LogRow => {
+    const r = {
+      seq: 7, source_id: 3, time: Date.UTC(2026, 10, 20, 8, 0, 3), lat: 55.7503, lng: -37.6103, alt: 120, speed: 3.5, course: 90, satellites: 9, hdop: 0.9,
+      precision: null, flags: FLAG.valid | FLAG.archive | FLAG.ignitionKnown, received: Date.UTC(2026, 10, 20, 8, 0, 4, 512), attrs: '{"fuel":3.5,"driver":"a\\"n","cells":[{"mcc":250,"mnc":1,"lac":2,"cid":3}]}',
+      odometer: 1000.5, hours: 3_600_000, fuel_used: null, ...o,
+    };
+    return [r.seq, r.source_id, r.time, r.lat, r.lng, r.alt, r.speed, r.course, r.satellites, r.hdop, r.precision, r.flags, r.received, r.attrs, r.odometer, r.hours, r.fuel_used] as LogRow;
+  };
+  const binding = { trackerId: 17, deviceId: 'CAR-1', cursor: 0 };
   it('is exactly JSON.stringify of the documented object, whatever is null or set', () => {
     const rows = [
       row({}),
@@ -55,7 +58,7 @@ describe('JSON text straight from a logged row', () => {
       row({ flags: FLAG.ignitionKnown | FLAG.ignitionOn | FLAG.alarm | FLAG.lbs, precision: 12.5, fuel_used: 0.25 }),
     ];
     for (const r of rows) {
-      const f = toForwardFix(r, r.attrs ? binding : { ...binding, fake_device_id: 'fake "1"' });
+      const f = toForwardFix(r, r[13] ? binding : { ...binding, deviceId: 'fake "1"' });
       expect(fixJsonText(f)).toBe(JSON.stringify(fixJson(f)));
     }
     const fixes = rows.map((r) => toForwardFix(r, binding));

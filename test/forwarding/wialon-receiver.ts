@@ -50,6 +50,9 @@ export class WialonReceiver {
   readonly crcErrors: string[] = [];
   /** Answer this to logins (1 = accepted). */
   loginAnswer = '1';
+  /** unit -> the number of its `#B#` packet (counted from 1 over all its connections) at which the receiver drops the connection without taking or answering it (once). */
+  readonly dropAtPacket = new Map<string, number>();
+  private packets = new Map<string, number>();
   private server: Server | undefined;
   private sockets = new Set<Socket>();
   port = 0;
@@ -117,6 +120,14 @@ export class WialonReceiver {
           this.received.push({ unit, packet: 'D', ...parseMessage(msg) });
           socket.write('#AD#1\r\n');
         } else {
+          const n = (this.packets.get(unit) ?? 0) + 1;
+          this.packets.set(unit, n);
+          if (this.dropAtPacket.get(unit) === n) {
+            // mid-pipeline: this packet and whatever was written after it are neither taken nor answered
+            this.dropAtPacket.delete(unit);
+            socket.destroy();
+            return;
+          }
           const parts = body.split('|');
           const crc = parts.pop()!;
           if (crcArc(parts.join('|')) !== parseInt(crc, 16)) {

@@ -6,9 +6,24 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { SecondText } from '../../core/time.ts';
 import type { ForwardFix, ForwardProtocol, OpenOptions, Session, Target } from '../types.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** `yyyy-MM-ddTHH:mm:ss` of the seconds met (fixes share seconds), then the milliseconds. */
+const isoSeconds = new SecondText((ms) => iso(ms).slice(0, -5));
+const ms3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+const isoFast = (ms: number) => (Number.isInteger(ms) && Math.abs(ms) < 8.64e15 ? `${isoSeconds.of(ms)}.${ms3(ms - Math.floor(ms / 1000) * 1000)}Z` : iso(ms));
+/** Device ids as JSON strings (a batch repeats each tracker's). */
+const idText = new Map<string, string>();
+function jsonId(id: string): string {
+  let t = idText.get(id);
+  if (t === undefined) {
+    if (idText.size >= 65_536) idText.clear();
+    idText.set(id, (t = JSON.stringify(id)));
+  }
+  return t;
+}
 const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : String(v));
 
 /** One fix as the JSON shape carries it: times ISO 8601 UTC, units in the names' docs. */
@@ -46,7 +61,7 @@ export function fixJson(f: ForwardFix) {
 export function fixJsonText(f: ForwardFix): string {
   const ign = f.ignition;
   return (
-    `{"seq":${f.seq},"tracker_id":${f.trackerId},"device_id":${JSON.stringify(f.deviceId)},"time":"${iso(f.time)}","received":"${iso(f.received)}",` +
+    `{"seq":${f.seq},"tracker_id":${f.trackerId},"device_id":${jsonId(f.deviceId)},"time":"${isoFast(f.time)}","received":"${isoFast(f.received)}",` +
     `"lat":${num(f.lat)},"lng":${num(f.lng)},"altitude":${num(f.alt)},"speed":${num(f.speed)},"course":${num(f.course)},"satellites":${num(f.satellites)},` +
     `"hdop":${num(f.hdop)},"precision":${num(f.precision)},"valid":${f.valid},"lbs":${f.lbs},"archive":${f.archive},"ignition":${ign === null ? 'null' : ign},` +
     `"alarm":${f.alarm},"odometer":${num(f.odometer)},"engine_hours":${num(f.hours)},"fuel_used":${num(f.fuelUsed)},"attributes":${f.attrsJson || JSON.stringify(f.attrs)}}`

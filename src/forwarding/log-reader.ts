@@ -1,0 +1,105 @@
+/**
+ * One read of the forwarding log for every retranslator of the engine (docs/retranslators.md, "Per
+ * fix"). The log is read in blocks: consecutive entries of all bound trackers with their fixes, as
+ * arrays. A block is kept while some forwarder may still need it, so the retranslators that forward
+ * the same trackers (each tracker bound to several receivers) read and decode each entry once between
+ * them instead of once each. Blocks never overlap: a read stops where the next kept block begins.
+ */
+import type { Store } from '../store/index.ts';
+import { LOG, type LogRow } from '../store/retranslators.ts';
+
+/** Entries (seq, to] of the log: `rows` are every one of them whose fix is stored, in seq order. */
+export interface LogBlock {
+  from: number;
+  to: number;
+  rows: LogRow[];
+}
+
+export interface LogReaderOptions {
+  /** Most entries per block (one read). */
+  blockRows: number;
+  /** Most entries kept in memory for forwarders that are behind the one that read them. */
+  keepRows: number;
+}
+
+export const LOG_READER_DEFAULTS: LogReaderOptions = { blockRows: 2000, keepRows: 48_000 };
+
+export class LogReader {
+  /** Kept blocks in seq order. */
+  private blocks: LogBlock[] = [];
+  private kept = 0;
+  /** Where each reader is (the seq it read up to): blocks every reader has passed go first. */
+  private positions = new Map<object, number>();
+  /** Entries read from the store, and entries handed out: their ratio is the sharing (benchmarks). */
+  readonly counts = { read: 0, served: 0 };
+
+  constructor(
+    private store: Store,
+    private opts: LogReaderOptions = LOG_READER_DEFAULTS,
+  ) {}
+
+  /**
+   * The block holding the entries after `after` (some of its rows may be at or before `after`), read
+   * now if no kept block has them; null when the log has nothing after `after`.
+   */
+  next(after: number, reader: object): LogBlock | null {
+    this.positions.set(reader, after);
+    let i = 0;
+    while (i < this.blocks.length && this.blocks[i].to <= after) i++;
+    const kept = this.blocks[i];
+    if (kept && kept.from <= after) {
+      this.counts.served += kept.rows.length;
+      return kept;
+    }
+    const maxSeq = this.store.retranslators.maxSeq();
+    // up to the next kept block, never into it
+    const upTo = Math.min(maxSeq, kept ? kept.from : maxSeq, after + this.opts.blockRows);
+    if (upTo <= after) return null;
+    const read = this.store.retranslators.entries(after, upTo, this.opts.blockRows);
+    const block: LogBlock = { from: after, to: read.to, rows: read.rows };
+    this.counts.read += block.rows.length;
+    this.counts.served += block.rows.length;
+    this.blocks.splice(i, 0, block);
+    this.kept += block.rows.length;
+    this.evict(block);
+    return block;
+  }
+
+  /** The reader is gone (stopped, or reading on its own): it holds no block any more. */
+  leave(reader: object): void {
+    this.positions.delete(reader);
+  }
+
+  /** Over the budget: first the blocks every reader has passed, then the oldest (a reader behind reads it again). */
+  private evict(keep: LogBlock): void {
+    if (this.kept <= this.opts.keepRows) return;
+    let min = Infinity;
+    for (const p of this.positions.values()) min = Math.min(min, p);
+    for (let i = 0; i < this.blocks.length && this.kept > this.opts.keepRows; ) {
+      const b = this.blocks[i];
+      if (b !== keep && b.to <= min) this.drop(i);
+      else i++;
+    }
+    for (let i = 0; i < this.blocks.length && this.kept > this.opts.keepRows; ) {
+      if (this.blocks[i] !== keep) this.drop(i);
+      else i++;
+    }
+  }
+
+  private drop(i: number): void {
+    this.kept -= this.blocks[i].rows.length;
+    this.blocks.splice(i, 1);
+  }
+}
+
+/** The index of the first row after `seq` (rows in seq order). */
+export function firstAfter(rows: LogRow[], seq: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid][LOG.seq] <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
