@@ -2,13 +2,17 @@
  * bench/forms (issue 11): task/form/list over 100,000 task forms (10 templates, 80% submitted, with
  * employees, trackers, 2,000 places and 200 zones for submit_places), over real HTTP, one request at
  * a time; prints p50/p99 per query shape. Target: p99 under 20 ms.
- *   node --import tsx bench/forms.ts [--forms 100000] [--runs 200]
+ *   node --import tsx bench/forms.ts [--forms 100000] [--runs 200] [--data DIR]
+ * --data DIR keeps the filled database in DIR and, when DIR already holds one, does not fill again
+ * (a fill takes minutes on a loaded machine; delete DIR after changing --forms). Either way the
+ * server runs on a copy in a fresh directory: what a run's server writes (the task judge fails the
+ * overdue tasks) never reaches the next run.
  * The machine is shared: the load average is printed before and after (docs/forms.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createUser } from '../src/accounts/accounts.ts';
@@ -18,7 +22,7 @@ import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 import { openStore } from '../src/store/index.ts';
 import type { TaskDraft } from '../src/store/tasks.ts';
 
-const { values } = parseArgs({ options: { forms: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, measure: { type: 'string' } } });
+const { values } = parseArgs({ options: { forms: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, measure: { type: 'string' }, data: { type: 'string' } } });
 const N_FORMS = Number(values.forms);
 const RUNS = Number(values.runs);
 
@@ -32,49 +36,57 @@ if (values.measure) {
   process.exit(0);
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-forms-'));
+const filledDir = values.data ?? mkdtempSync(join(tmpdir(), 'fsm-bench-forms-filled-'));
+mkdirSync(filledDir, { recursive: true });
 const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-const config = loadConfig({ FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports });
-const store = openStore(config.dbFile);
-const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
-const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
+const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports });
+if (values.data !== undefined && existsSync(config.dbFile)) console.log(`the database already filled in ${filledDir}; load average ${load()}`);
+else await fill();
+const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-forms-'));
+copyFileSync(config.dbFile, join(dataDir, basename(config.dbFile)));
 
-let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const words = ['north', 'south', 'depot', 'store', 'office', 'clinic', 'school', 'bakery', 'garage', 'hotel'];
-const word = () => words[Math.floor(rnd() * words.length)];
+async function fill(): Promise<void> {
+  const store = openStore(config.dbFile);
+  const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
+  const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
 
-console.log(`filling ${N_FORMS} task forms ...`);
-const fillStart = performance.now();
-const fields = JSON.stringify([
-  { id: 'note', label: 'Note', description: '', required: true, type: 'text', min_length: 1, max_length: 200 },
-  { id: 'stars', label: 'Stars', description: '', required: false, type: 'rating', max_stars: 5 },
-]);
-const base = Date.UTC(2026, 0, 1);
-store.transaction(() => {
-  const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: base }));
-  for (const [i, t] of trackers.entries()) store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: `Driver ${i}`, email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, hardware_key: '', department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
-  const templates = Array.from({ length: 10 }, (_, i) => store.formTemplates.create(userId, { label: `Template ${i}`, description: '', fields, submit_in_zone: false }, base));
-  const templateRows = templates.map((id) => store.formTemplates.get(userId, id)!);
-  for (let i = 0; i < 2000; i++) store.places.insert(userId, { label: `${word()} place ${i}`, description: '', lat: 47 + rnd() * 8, lng: 6 + rnd() * 9, address: '', radius: 2000, external_id: null });
-  store.zones.createMany(userId, Array.from({ length: 200 }, (_, i) => ({ zone: { type: 'circle' as const, label: `${word()} zone ${i}`, address: '', color: '27A9E3', radius: 20_000, center: { lat: 47 + rnd() * 8, lng: 6 + rnd() * 9 } } })));
-  for (let i = 0; i < N_FORMS; i++) {
-    const from = base + Math.floor(rnd() * 365 * 86_400_000);
-    const lat = 47 + rnd() * 8;
-    const lng = 6 + rnd() * 9;
-    const draft: TaskDraft = { label: `${word()} ${word()} ${i}`, description: '', lat, lng, address: `${word()} street ${i % 500}`, radius: 100, from_time: from, to_time: from + 3_600_000, external_id: null, max_delay: 0, min_stay_duration: 0, form_template_id: null };
-    const tracker = trackers[i % trackers.length];
-    const taskId = store.tasks.create(userId, { type: 'task', draft, trackerId: tracker, status: 'assigned', origin: 'manual', now: base });
-    const formId = store.forms.create(userId, templateRows[i % templateRows.length], taskId, tracker, base);
-    if (rnd() < 0.8) {
-      const at = from + Math.floor(rnd() * 3_600_000);
-      store.forms.submit(formId, { values: JSON.stringify({ note: { type: 'text', value: 'ok' } }), time: at, lat, lng, address: `${word()} avenue ${i % 300}`, trackerId: tracker, origin: 'employee' });
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const words = ['north', 'south', 'depot', 'store', 'office', 'clinic', 'school', 'bakery', 'garage', 'hotel'];
+  const word = () => words[Math.floor(rnd() * words.length)];
+
+  console.log(`filling ${N_FORMS} task forms ...`);
+  const fillStart = performance.now();
+  const fields = JSON.stringify([
+    { id: 'note', label: 'Note', description: '', required: true, type: 'text', min_length: 1, max_length: 200 },
+    { id: 'stars', label: 'Stars', description: '', required: false, type: 'rating', max_stars: 5 },
+  ]);
+  const base = Date.UTC(2026, 0, 1);
+  store.transaction(() => {
+    const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: base }));
+    for (const [i, t] of trackers.entries()) store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: `Driver ${i}`, email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, hardware_key: '', department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
+    const templates = Array.from({ length: 10 }, (_, i) => store.formTemplates.create(userId, { label: `Template ${i}`, description: '', fields, submit_in_zone: false }, base));
+    const templateRows = templates.map((id) => store.formTemplates.get(userId, id)!);
+    for (let i = 0; i < 2000; i++) store.places.insert(userId, { label: `${word()} place ${i}`, description: '', lat: 47 + rnd() * 8, lng: 6 + rnd() * 9, address: '', radius: 2000, external_id: null });
+    store.zones.createMany(userId, Array.from({ length: 200 }, (_, i) => ({ zone: { type: 'circle' as const, label: `${word()} zone ${i}`, address: '', color: '27A9E3', radius: 20_000, center: { lat: 47 + rnd() * 8, lng: 6 + rnd() * 9 } } })));
+    for (let i = 0; i < N_FORMS; i++) {
+      const from = base + Math.floor(rnd() * 365 * 86_400_000);
+      const lat = 47 + rnd() * 8;
+      const lng = 6 + rnd() * 9;
+      const draft: TaskDraft = { label: `${word()} ${word()} ${i}`, description: '', lat, lng, address: `${word()} street ${i % 500}`, radius: 100, from_time: from, to_time: from + 3_600_000, external_id: null, max_delay: 0, min_stay_duration: 0, form_template_id: null };
+      const tracker = trackers[i % trackers.length];
+      const taskId = store.tasks.create(userId, { type: 'task', draft, trackerId: tracker, status: 'assigned', origin: 'manual', now: base });
+      const formId = store.forms.create(userId, templateRows[i % templateRows.length], taskId, tracker, base);
+      if (rnd() < 0.8) {
+        const at = from + Math.floor(rnd() * 3_600_000);
+        store.forms.submit(formId, { values: JSON.stringify({ note: { type: 'text', value: 'ok' } }), time: at, lat, lng, address: `${word()} avenue ${i % 300}`, trackerId: tracker, origin: 'employee' });
+      }
     }
-  }
-});
-store.analyze();
-console.log(`filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
-store.close();
+  });
+  store.analyze();
+  console.log(`filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
+  store.close();
+}
 // The server in its own process, started as `npm start` starts it: the client's work (requests,
 // parsing answers, its garbage) stays out of the measured server's event loop and heap.
 const proc: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS], {
@@ -100,6 +112,7 @@ await new Promise((r) => {
   proc.kill('SIGTERM');
 });
 rmSync(dataDir, { recursive: true, force: true });
+if (values.data === undefined) rmSync(filledDir, { recursive: true, force: true });
 
 async function measure(apiUrl: string): Promise<void> {
   const running = { apiUrl };
