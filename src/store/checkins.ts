@@ -9,6 +9,7 @@ import type { Condition, SortKey } from '../core/conditions.ts';
 import { EARTH_RADIUS_M } from '../core/geo.ts';
 import type { DB } from './db.ts';
 import { compileConditions, compileSort, JSON_LIST, type FieldMap } from './conditions.ts';
+import { groupReads, keysTerm } from './name-groups.ts';
 
 export interface CheckinRow {
   id: number;
@@ -162,52 +163,18 @@ export class CheckinStore {
     return { rows, count };
   }
 
-  /**
-   * A page sorted first by employee (full name) or form (label): rows of one employee or form are
-   * neighbours in that order, so the matching rows are counted per key (one pass over an index),
-   * the keys put in name order here, and only the groups the page touches are read, each in the
-   * remaining sort order. The same rows as ORDER BY the name subquery, without evaluating it per row.
-   */
+  /** A page sorted first by employee (full name) or form (label): read by groups of that key (name-groups.ts). */
   private groupPage(q: CheckinQuery, first: SortKey & { field: keyof typeof GROUP_SORTS }, w: string, params: unknown[]): CheckinRow[] {
     const g = GROUP_SORTS[first.field];
-    const groups = this.query(`SELECT c.${g.column} AS k, COUNT(*) AS n FROM checkins c WHERE ${w} GROUP BY c.${g.column}`).all(...params) as Array<{ k: number | null; n: number }>;
-    const ids = groups.map((x) => x.k).filter((k): k is number => k !== null);
+    const counts = this.query(`SELECT c.${g.column} AS k, COUNT(*) AS n FROM checkins c WHERE ${w} GROUP BY c.${g.column}`).all(...params) as Array<{ k: number | null; n: number }>;
+    const ids = counts.map((x) => x.k).filter((k): k is number => k !== null);
     const names = new Map((ids.length ? (this.query(g.names).all(JSON.stringify(ids)) as Array<{ id: number; name: string | null }>) : []).map((r) => [r.id, r.name]));
-    // SQLite's order: NULL first ascending; text as NOCASE compares it (ASCII folded, then UTF-8 bytes).
-    const keyed = groups.map((x) => {
-      const name = x.k === null ? null : (names.get(x.k) ?? null);
-      return { ...x, sortKey: name === null ? null : Buffer.from(name.replace(/[A-Z]+/g, (m) => m.toLowerCase()), 'utf8') };
-    });
-    const cmp = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? (a === b ? 0 : a === null ? -1 : 1) : Buffer.compare(a, b));
-    keyed.sort((a, b) => cmp(a.sortKey, b.sortKey));
-    if (first.descending) keyed.reverse();
-    // Equal names: rows of both keys interleave by the remaining keys; such runs are read together.
-    const runs: Array<{ keys: Array<number | null>; n: number }> = [];
-    keyed.forEach((x, i) => {
-      if (i > 0 && cmp(keyed[i - 1].sortKey, x.sortKey) === 0) {
-        runs[runs.length - 1].keys.push(x.k);
-        runs[runs.length - 1].n += x.n;
-      } else runs.push({ keys: [x.k], n: x.n });
-    });
+    const groups = counts.map((x) => ({ ...x, name: x.k === null ? null : (names.get(x.k) ?? null) }));
     const rest = compileSort(q.sort!.slice(1), CHECKIN_FIELDS, 'c.id');
-    let skip = q.offset ?? 0;
-    let want = q.limit!;
-    const out: CheckinRow[] = [];
-    for (const run of runs) {
-      if (want <= 0) break;
-      if (skip >= run.n) {
-        skip -= run.n;
-        continue;
-      }
-      const nonNull = run.keys.filter((k) => k !== null);
-      const terms = [...(nonNull.length ? [`c.${g.column} IN ${JSON_LIST}`] : []), ...(run.keys.includes(null) ? [`c.${g.column} IS NULL`] : [])];
-      const sql = `SELECT c.* FROM checkins c WHERE ${w} AND (${terms.join(' OR ')}) ORDER BY ${rest} LIMIT ? OFFSET ?`;
-      const rows = this.query(sql).all(...params, ...(nonNull.length ? [JSON.stringify(nonNull)] : []), want, skip) as CheckinRow[];
-      out.push(...rows);
-      want -= rows.length;
-      skip = 0;
-    }
-    return out;
+    return groupReads(groups, !!first.descending, q.offset ?? 0, q.limit!).flatMap((read) => {
+      const term = keysTerm(`c.${g.column}`, read.keys);
+      return this.query(`SELECT c.* FROM checkins c WHERE ${w} AND ${term.sql} ORDER BY ${rest} LIMIT ? OFFSET ?`).all(...params, ...term.params, read.take, read.skip) as CheckinRow[];
+    });
   }
 
   private query(sql: string): Statement {

@@ -6,6 +6,7 @@ import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
 import type { GeoSnapshot } from './geo.ts';
+import { groupReads } from './name-groups.ts';
 
 export interface FormRow {
   id: number;
@@ -86,7 +87,10 @@ export interface FormListRow extends FormRow {
 
 /** The tracker of a listed form: the one that submitted it, else the task's (kept in forms.tracker_id, migration 028). */
 const TRACKER = 'f.tracker_id';
-const FULL_NAME = `(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.tracker_id = ${TRACKER} AND e.user_id = f.user_id)`;
+const employeeName = (tracker: string, user: string) => `(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.tracker_id = ${tracker} AND e.user_id = ${user})`;
+const FULL_NAME = employeeName(TRACKER, 'f.user_id');
+/** The employee names of trackers (a JSON list of ids) for a user: the groups of an employee order. */
+const TRACKER_NAMES = `SELECT tr.value AS id, ${employeeName('tr.value', '?')} AS name FROM json_each(?) tr`;
 const TRACKER_LABEL = `(SELECT tr.label FROM trackers tr WHERE tr.id = ${TRACKER})`;
 
 /** Each order key and filter as SQL; `t`: it reads the task. Vehicles have no API yet: their label is null. */
@@ -136,7 +140,8 @@ export class FormStore {
 
   constructor(private db: DB) {
     this.areasVersionStmt = db.prepare("SELECT value FROM versions WHERE name = 'geo_areas'").pluck();
-    this.taskCountStmt = db.prepare<[number], number>("SELECT COUNT(*) FROM tasks WHERE user_id = ? AND type <> 'route'").pluck();
+    // The user's tasks and checkpoints, from the counts kept by triggers (migration 010), not a scan.
+    this.taskCountStmt = db.prepare<[number], number>('SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE user_id = ? AND route = 0').pluck();
     this.getStmt = db.prepare<[number, number], FormRow>('SELECT * FROM forms WHERE id = ? AND user_id = ?');
     this.byTaskStmt = db.prepare<[number], FormRow>('SELECT * FROM forms WHERE task_id = ?');
     this.insertStmt = db.prepare(`INSERT INTO forms (user_id, template_id, template_version, label, description, fields, submit_in_zone, task_id, tracker_id, created)
@@ -252,6 +257,9 @@ export class FormStore {
       let tail = TASK_ORDERED[q.orderBy] ? `t.id ${dir}` : `f.id ${dir}`;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? -1;
+      if (q.orderBy === 'employee_full_name' && limit >= 0) {
+        return { rows: this.rowsOf(this.employeePage(q.userId, from, w, params, q.ascending, offset, limit)), count };
+      }
       // Ordered by a task column the tasks index keeps in order (label, from): walking that index and
       // probing each task's form beats sorting every match, when matches are dense enough that the
       // page is reached after few tasks (expected tasks read: page end × tasks / matches).
@@ -267,8 +275,36 @@ export class FormStore {
       const ids = this.query(`SELECT f.id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${key}${tail} LIMIT ? OFFSET ?`)
         .pluck()
         .all(...params, limit, offset) as number[];
-      return { rows: ids.length ? this.pageStmt.all(JSON.stringify(ids)) : [], count };
+      return { rows: this.rowsOf(ids), count };
     })();
+  }
+
+  /** The page's rows with their task, tracker and employee, in the order of `ids`. */
+  private rowsOf(ids: number[]): FormListRow[] {
+    return ids.length ? this.pageStmt.all(JSON.stringify(ids)) : [];
+  }
+
+  /**
+   * Ordered by employee name: the matches counted per tracker (index forms_list_tracker, migration
+   * 035), the trackers put in their employees' name order, and only the trackers the page touches
+   * read, each by form id (the ties' order) from that index: the same ids as ORDER BY the name looked
+   * up for every match. Trackers whose employees' names are equal are read apart and merged by id.
+   */
+  private employeePage(userId: number, from: string, w: string, params: unknown[], ascending: boolean, offset: number, limit: number): number[] {
+    const counts = this.query(`SELECT ${TRACKER} AS k, COUNT(*) AS n FROM ${from} WHERE ${w} GROUP BY ${TRACKER}`).all(...params) as Array<{ k: number | null; n: number }>;
+    const trackers = counts.map((c) => c.k).filter((k): k is number => k !== null);
+    const names = new Map((trackers.length ? (this.query(TRACKER_NAMES).all(userId, JSON.stringify(trackers)) as Array<{ id: number; name: string | null }>) : []).map((r) => [r.id, r.name]));
+    const groups = counts.map((c) => ({ ...c, name: c.k === null ? null : (names.get(c.k) ?? null) }));
+    const dir = ascending ? 'ASC' : 'DESC';
+    const ofTracker = (k: number | null, take: number, skip: number) =>
+      this.query(`SELECT f.id FROM ${from} WHERE ${w} AND ${TRACKER} ${k === null ? 'IS NULL' : '= ?'} ORDER BY f.id ${dir} LIMIT ? OFFSET ?`)
+        .pluck()
+        .all(...params, ...(k === null ? [] : [k]), take, skip) as number[];
+    return groupReads(groups, !ascending, offset, limit).flatMap(({ keys, skip, take }) => {
+      if (keys.length === 1) return ofTracker(keys[0], take, skip);
+      const merged = keys.flatMap((k) => ofTracker(k, skip + take, 0)).sort((a, b) => (ascending ? a - b : b - a));
+      return merged.slice(skip, skip + take);
+    });
   }
 
   private query(sql: string): Statement {

@@ -436,6 +436,32 @@ describe('task/form/list', () => {
     expect(await page({ order_by: 'task_label', ascending: true })).toEqual([mine[2], mine[0], mine[1], mine[4], mine[3]]);
   });
 
+  it('ordered by employee name: trackers read in name order (NOCASE, so equal names interleave by form id; no employee first ascending); pages are slices of the whole', async () => {
+    const dora = await s.user('dora@example.com', { timeZone: 'Europe/Vilnius' });
+    const dtpl = (await s.call('form/template/create', { hash: dora.hash, template: { label: 'D', fields } })).body.id;
+    const trackers = [0, 1, 2, 3].map((i) => s.addTracker(dora.id, `86100000000100${i}`, { label: `D${i}` }));
+    for (const [i, [first_name, last_name]] of [['Anna', 'Berg'], ['anna', 'berg'], ['Zed', 'Ode']].entries()) {
+      expect((await s.call('employee/create', { hash: dora.hash, employee: { first_name, last_name, tracker_id: trackers[i] } })).body.success).toBe(true);
+    }
+    // The tracker of each task in creation order (null: none); tracker 3 has no employee.
+    const of = [0, 2, 1, 3, null, 0, 1, 2, 3, 1];
+    const mine: number[] = [];
+    for (const [i, k] of of.entries()) {
+      mine.push(await newTask({ label: `E${i}`, form_template_id: dtpl, ...(k === null ? {} : { tracker_id: trackers[k] }) }, { create_form: true }, dora.hash));
+    }
+    const rank = (k: number | null) => (k === null || k === 3 ? 0 : k === 2 ? 2 : 1);
+    const asc = mine.map((id, i) => ({ id, r: rank(of[i]) })).sort((a, b) => a.r - b.r || a.id - b.id).map((x) => x.id);
+    const page = async (p: Record<string, unknown>) =>
+      idsOf(await s.call('task/form/list', { hash: dora.hash, form_template_id: dtpl, include_unsubmitted: true, order_by: 'employee_full_name', ...p }));
+    for (const ascending of [true, false]) {
+      const whole = await page({ ascending });
+      expect(whole, `ascending ${ascending}`).toEqual(ascending ? asc : [...asc].reverse());
+      for (let offset = 0; offset < whole.length; offset += 3) expect(await page({ ascending, offset, limit: 3 })).toEqual(whole.slice(offset, offset + 3));
+    }
+    // A text filter on a task column: the groups are counted over the same join.
+    expect(await page({ ascending: true, filters: { task_label: 'e1' } })).toEqual([mine[1]]);
+  });
+
   it('7 naming the parameter; 204 for an unknown or another user\'s template', async () => {
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ form_template_id: null }, 'form_template_id'],

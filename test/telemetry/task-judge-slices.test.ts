@@ -56,6 +56,21 @@ describe('the task judge timer', () => {
     expect(s.sql.prepare("SELECT count(*) FROM events WHERE type = 'task_status_changed'").pluck().get()).toBe(events);
   });
 
+  it('slices shrink to the time budget (to no fewer than 10 tasks) when a slice takes longer', async () => {
+    const ids = await overdue(45, 'Repair');
+    const judge = new TaskJudge(s.store.telemetry, s.store.trackers, () => NOW, { slice: 20, sliceMs: 1e-6 });
+    const seen: number[] = [];
+    const watch = () => {
+      seen.push(failed(ids));
+      if (failed(ids) < 45) setImmediate(watch);
+    };
+    setImmediate(watch);
+    await judge.judgeDue();
+    expect(failed(ids)).toBe(45);
+    // 20 first, then slices of 10 (a fixed size would have gone 20, 40, 45).
+    expect(seen).toContain(30);
+  });
+
   it('a stop during a round ends it after the current slice; the next round judges the rest', async () => {
     const ids = await overdue(25, 'Collect');
     const judge = new TaskJudge(s.store.telemetry, s.store.trackers, () => NOW, { slice: 10 });
