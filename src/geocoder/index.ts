@@ -11,7 +11,7 @@ import { OfflineProvider } from './offline.ts';
 import { PhotonProvider } from './photon.ts';
 import type { Provider } from './provider.ts';
 import { languageOf, parseCoordinates } from './text.ts';
-import type { GeocodeOptions, Geocoder, GeoResult } from './types.ts';
+import { GEOCODER_TYPES, type GeocodeOptions, type Geocoder, type GeocoderType, type GeoResult } from './types.ts';
 
 /** Results of one search. */
 export const SEARCH_LIMIT = 10;
@@ -137,4 +137,19 @@ function sharedOffline(): OfflineProvider {
 
 export function createGeocoder(config: Readonly<GeocoderConfig>, deps: GeocoderDeps = {}): GeocoderService {
   return new GeocoderService(config, deps);
+}
+
+/** The geocoder types this service answers from the offline data alone (no remote provider configured for them). */
+export function offlineTypes(geocoder: GeocoderService): GeocoderType[] {
+  return GEOCODER_TYPES.filter((type) => !geocoder.providerFor({ type }).remote);
+}
+
+/**
+ * A service that answers every type from the offline data, with a memory cache of `cacheSize`
+ * answers: what a report worker looks addresses up with when the report's type is offline
+ * (docs/reports.md, "The queue"). The same rules as the API's service for those types.
+ */
+export function offlineGeocoder(cacheSize: number): GeocoderService {
+  const types = Object.fromEntries(GEOCODER_TYPES.map((t) => [t, 'offline'])) as GeocoderConfig['types'];
+  return new GeocoderService({ nominatimUrl: null, photonUrl: null, types, timeoutMs: 0, cacheSize, cacheDays: 0 });
 }
