@@ -12,6 +12,8 @@ import { renderReport, reportToXlsx } from '../../src/reports/render/index.ts';
 import { displayedNumber, sheetNumber } from '../../src/reports/render/numbers.ts';
 import { worksheetNames } from '../../src/reports/render/xlsx.ts';
 import { defuse } from '../../src/reports/render/csv.ts';
+import { zip } from '../../src/reports/render/zip.ts';
+import { unzipSync } from 'fflate';
 import { fixtureReport } from './fixture.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -104,6 +106,23 @@ describe('xlsx workbook', () => {
     r.sheets = [{ header: 'S', entity_ids: [], sections: [{ type: 'table', header: 'T', columns: [{ field: 'a', title: 'A', weight: 1 }, { field: 'b', title: 'B', weight: 1 }], rows: [{ type: 'data', data: { a: { v: '—', raw: null, type: 'distance' }, b: { v: 'n/a', raw: null, type: 'datetime' } } }] }] }];
     const ws = (await open(r)).worksheets[0];
     expect([ws.getCell('A3').value, ws.getCell('B3').value]).toEqual(['—', 'n/a']);
+  });
+
+  it('keeps text XML cannot hold as text: markup characters, spaces at the ends; control characters are left out', async () => {
+    const r = fixtureReport({ title: 'A <b>&"report"' });
+    r.sheets = [{ header: 'S & <T>', entity_ids: [], sections: [{ type: 'table', header: '<h1>', columns: [{ field: 'a', title: 'A&B', weight: 1 }], rows: [{ type: 'data', data: { a: { v: '  x < y & "z" \u0001end ', raw: null, type: 'text' } } }] }] }];
+    const book = await open(r);
+    const ws = book.worksheets[0];
+    expect([ws.name, ws.getCell('A1').value, ws.getCell('A2').value, ws.getCell('A3').value]).toEqual(['S & <T>', '<h1>', 'A&B', '  x < y & "z" end ']);
+    expect(book.title).toBe('A <b>&"report"');
+  });
+
+  it('is a zip whose files read back as written', () => {
+    const files = { 'a.xml': '<a>Ωmega</a>', 'dir/b.txt': 'x'.repeat(10_000), 'empty.txt': '' };
+    const archive = zip(Object.entries(files).map(([name, text]) => ({ name, data: Buffer.from(text) })));
+    const back = unzipSync(new Uint8Array(archive));
+    expect(Object.fromEntries(Object.entries(back).map(([k, v]) => [k, Buffer.from(v).toString()]))).toEqual(files);
+    expect(archive.length).toBeLessThan(1000);
   });
 
   it('names worksheets within the rules: 31 characters, no []:*?/\\, unique ignoring case', () => {
