@@ -57,9 +57,24 @@ export class GeocoderService implements Geocoder {
   async reverse(lat: number, lng: number, opts: GeocodeOptions = {}): Promise<GeoResult | null> {
     if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return null;
     const lang = languageOf(opts.lang);
-    // ~11 m: nearby points share an entry (docs/geocoder.md).
-    const request = `r:${lat.toFixed(4)},${lng.toFixed(4)}`;
-    const r = (await this.answer(this.providerFor(opts), request, lang, opts, (p) => p.reverse(lat, lng, lang))) as GeoResult | null;
+    const r = (await this.answer(this.providerFor(opts), reverseRequest(lat, lng), lang, opts, (p) => p.reverse(lat, lng, lang))) as GeoResult | null;
+    return r && shape(r, opts.withDetails);
+  }
+
+  /**
+   * `reverse` answered by the offline provider, synchronously, through the same memory cache: what
+   * a report worker asks for a geocoder type answered offline (73,000 addresses for a month's trips;
+   * a promise and a cache round per ask cost as much as the look-up).
+   */
+  reverseOffline(lat: number, lng: number, opts: Pick<GeocodeOptions, 'lang' | 'withDetails'> = {}): GeoResult | null {
+    if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return null;
+    const lang = languageOf(opts.lang);
+    const key = `${this.offline.name}|${reverseRequest(lat, lng)}|${lang}`;
+    let r = this.memory.get(key) as GeoResult | null | undefined;
+    if (r === undefined) {
+      r = this.offline.reverseSync(lat, lng, lang);
+      this.memory.set(key, r);
+    }
     return r && shape(r, opts.withDetails);
   }
 
@@ -122,6 +137,9 @@ export class GeocoderService implements Geocoder {
     if (++this.puts % 1000 === 0) cache.prune(now - this.config.cacheDays * DAY_MS);
   }
 }
+
+/** The cache's request of a reverse look-up: ~11 m, nearby points share an entry (docs/geocoder.md). */
+const reverseRequest = (lat: number, lng: number) => `r:${lat.toFixed(4)},${lng.toFixed(4)}`;
 
 /** Details only when asked for (the cache keeps them always). */
 function shape(r: GeoResult, withDetails?: boolean): GeoResult {

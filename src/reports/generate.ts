@@ -9,7 +9,6 @@ import type { MessagePort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { formatDateTime } from '../core/time.ts';
 import { offlineGeocoder, type GeocoderService } from '../geocoder/index.ts';
-import type { GeocoderType } from '../geocoder/types.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { Formatter } from './format.ts';
 import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
@@ -123,7 +122,13 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       let a = memo.get(key);
       if (!a && local) {
         // The same service rules as the main thread's for an offline type, answered here.
-        a = local.reverse(lat, lng, { type: p.geocoder as GeocoderType, lang: p.locale_info.locale, goal: 'ui' }).then((r) => r?.address ?? '', () => '');
+        let address = '';
+        try {
+          address = local.reverseOffline(lat, lng, { lang: p.locale_info.locale })?.address ?? '';
+        } catch {
+          // no address, as when the main thread's geocoder fails
+        }
+        a = Promise.resolve(address);
         memo.set(key, a);
       }
       const port = task.addresses;
