@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ChatDelivery } from './gateway/chat.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
 import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
-import { createGeocoder } from './geocoder/index.ts';
+import { createGeocoder, offlineTypes } from './geocoder/index.ts';
 import { UploadPool } from './imports/upload-pool.ts';
 import { RenderPool } from './reports/render/pool.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -112,7 +112,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   telemetry.start();
   judge.start();
   // Tracker reports: generated in their own small worker pool (src/reports/queue.ts, docs/reports.md).
-  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, log: (msg, data) => api.log.error(data ?? {}, msg) });
+  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, offlineTypes: offlineTypes(services.geocoder), log: (msg, data) => api.log.error(data ?? {}, msg) });
   (services as Services).reports = reports;
   reports.start();
   ops.attach({ reportQueue: () => store.reports.pendingCount() });

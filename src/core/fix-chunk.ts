@@ -200,6 +200,50 @@ interface Stream {
 export function decodeFixChunk(data: Uint8Array, want?: readonly FixColumn[]): StoredFix[] {
   if (data.length === 0) throw new ChunkError('empty');
   if (data[0] === FORMAT_JSON) return decodeJson(data, want);
+  const { n, time, cols, attrs } = decodeColumns(data, want);
+  const { lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, odometer, hours, fuel_used } = cols;
+  const out = new Array<StoredFix>(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      time: time[i],
+      lat: orNull(lat[i]),
+      lng: orNull(lng[i]),
+      alt: orNull(alt[i]),
+      speed: orNull(speed[i]),
+      course: orNull(course[i]),
+      satellites: orNull(satellites[i]),
+      hdop: orNull(hdop[i]),
+      precision: orNull(precision[i]),
+      flags: orNull(flags[i]) as number,
+      received: orNull(received[i]) as number,
+      attrs: attrs ? attrs[i] : null,
+      odometer: orNull(odometer[i]),
+      hours: orNull(hours[i]),
+      fuel_used: orNull(fuel_used[i]),
+    };
+  }
+  return out;
+}
+
+/** A chunk's numeric columns (null: NaN; the columns not asked for all NaN), without a row object each. */
+export interface FixChunkColumns {
+  n: number;
+  time: Float64Array;
+  cols: Record<Exclude<FixColumn, 'attrs'>, Float64Array>;
+  attrs: Array<string | null> | null;
+}
+
+/** `decodeFixChunk` as columns: a month of fixes read by a report makes no object per fix. */
+export function decodeFixChunkColumns(data: Uint8Array, want?: readonly FixColumn[]): FixChunkColumns {
+  if (data.length === 0) throw new ChunkError('empty');
+  if (data[0] !== FORMAT_JSON) return decodeColumns(data, want);
+  const rows = decodeJson(data, want);
+  const col = (f: (r: StoredFix) => number | null) => Float64Array.from(rows, (r) => f(r) ?? NaN);
+  const cols = Object.fromEntries(NUMBER_COLUMNS.map((c) => [c, col((r) => r[c])])) as FixChunkColumns['cols'];
+  return { n: rows.length, time: col((r) => r.time), cols, attrs: want && !want.includes('attrs') ? null : rows.map((r) => r.attrs) };
+}
+
+function decodeColumns(data: Uint8Array, want?: readonly FixColumn[]): FixChunkColumns {
   if (data[0] !== FORMAT_COLUMNS) throw new ChunkError(`unknown format ${data[0]}`);
   if (data.length < 8) throw new ChunkError('too short');
   const size = data.length - 4;
@@ -290,28 +334,7 @@ export function decodeFixChunk(data: Uint8Array, want?: readonly FixColumn[]): S
     attrs = new Array<string | null>(n);
     buildAttrs(ix, values, attrs);
   }
-  const { lat, lng, alt, speed, course, satellites, hdop, precision, flags, received, odometer, hours, fuel_used } = cols;
-  const out = new Array<StoredFix>(n);
-  for (let i = 0; i < n; i++) {
-    out[i] = {
-      time: time[i],
-      lat: orNull(lat[i]),
-      lng: orNull(lng[i]),
-      alt: orNull(alt[i]),
-      speed: orNull(speed[i]),
-      course: orNull(course[i]),
-      satellites: orNull(satellites[i]),
-      hdop: orNull(hdop[i]),
-      precision: orNull(precision[i]),
-      flags: orNull(flags[i]) as number,
-      received: orNull(received[i]) as number,
-      attrs: attrs ? attrs[i] : null,
-      odometer: orNull(odometer[i]),
-      hours: orNull(hours[i]),
-      fuel_used: orNull(fuel_used[i]),
-    };
-  }
-  return out;
+  return { n, time, cols: cols as FixChunkColumns['cols'], attrs };
 }
 
 const orNull = (v: number): number | null => (v === v ? v : null);

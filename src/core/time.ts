@@ -49,6 +49,11 @@ function cachedOffset(ms: number, tz: string): number {
   return off ?? offsetAt(ms, tz);
 }
 
+/** The wall-clock time of the instant in the zone, to the second, as ms whose UTC fields are that time. */
+export function wallClockMs(ms: number, tz: string): number {
+  return Math.floor((ms + cachedOffset(ms, tz)) / 1000) * 1000;
+}
+
 /** `yyyy-MM-dd HH:mm:ss` of the instant in the zone. */
 export function formatDateTime(ms: number, tz: string): string {
   const d = new Date(ms + cachedOffset(ms, tz));

@@ -21,8 +21,55 @@ interface PolygonItem {
   maxX: number;
   maxY: number;
   country: string;
-  /** Outer ring first, then holes; each ring as [lng0, lat0, lng1, lat1, ...]. */
-  rings: Float64Array[];
+  /** Outer ring first, then holes. */
+  rings: Ring2[];
+}
+
+/**
+ * A ring as [lng0, lat0, lng1, lat1, ...] with its edges sorted into latitude bands: a point's ray
+ * crosses only edges whose latitudes span its own, so the test reads one band's edges instead of
+ * every edge (a country's border has hundreds to thousands; a month's trips report asks 73,000).
+ */
+interface Ring2 {
+  xy: Float64Array;
+  minY: number;
+  bandHeight: number;
+  /** Edge i (from vertex i - 1 to vertex i; edge 0 from the last vertex) by band: band b's edges are edges[starts[b]..starts[b + 1]). */
+  starts: Uint32Array;
+  edges: Uint32Array;
+}
+
+const BANDS_PER_RING_VERTICES = 8;
+
+function banded(xy: Float64Array): Ring2 {
+  const n = xy.length / 2;
+  let minY = Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    minY = Math.min(minY, xy[2 * i + 1]);
+    maxY = Math.max(maxY, xy[2 * i + 1]);
+  }
+  const bands = Math.max(1, Math.ceil(n / BANDS_PER_RING_VERTICES));
+  const bandHeight = (maxY - minY) / bands || 1;
+  const band = (y: number) => Math.min(bands - 1, Math.max(0, Math.floor((y - minY) / bandHeight)));
+  const counts = new Uint32Array(bands + 1);
+  const span = (i: number): [number, number] => {
+    const j = i === 0 ? n - 1 : i - 1;
+    const a = xy[2 * i + 1], b = xy[2 * j + 1];
+    return [band(Math.min(a, b)), band(Math.max(a, b))];
+  };
+  for (let i = 0; i < n; i++) {
+    const [lo, hi] = span(i);
+    for (let b = lo; b <= hi; b++) counts[b + 1]++;
+  }
+  for (let b = 0; b < bands; b++) counts[b + 1] += counts[b];
+  const starts = counts.slice();
+  const edges = new Uint32Array(counts[bands]);
+  const at = counts.slice(0, bands);
+  for (let i = 0; i < n; i++) {
+    const [lo, hi] = span(i);
+    for (let b = lo; b <= hi; b++) edges[at[b]++] = i;
+  }
+  return { xy, minY, bandHeight, starts, edges };
 }
 
 /** ISO 639-1 -> the ISO 639-3 keys world-countries uses for its translations. */
@@ -70,7 +117,7 @@ export class Countries {
   /** The country whose border holds the point (cca2), if any. */
   at(lat: number, lng: number): string | undefined {
     for (const p of this.tree.search({ minX: lng, minY: lat, maxX: lng, maxY: lat })) {
-      if (inRing(p.rings[0], lng, lat) && !p.rings.slice(1).some((h) => inRing(h, lng, lat))) return p.country;
+      if (inRing(p.rings[0], lng, lat) && !p.rings.some((h, k) => k > 0 && inRing(h, lng, lat))) return p.country;
     }
     return undefined;
   }
@@ -91,7 +138,7 @@ function polygonItem(country: string, poly: Ring[]): PolygonItem {
       a[2 * i] = x;
       a[2 * i + 1] = y;
     });
-    return a;
+    return banded(a);
   });
   for (const [x, y] of poly[0]) {
     if (x < minX) minX = x;
@@ -102,11 +149,21 @@ function polygonItem(country: string, poly: Ring[]): PolygonItem {
   return { minX, minY, maxX, maxY, country, rings };
 }
 
-/** Even-odd ray casting. */
-function inRing(r: Float64Array, x: number, y: number): boolean {
-  let inside = false;
+/**
+ * Even-odd ray casting over the edges of the point's latitude band (an edge its ray crosses spans
+ * the point's latitude, so it is in that band; the parity does not depend on the order).
+ */
+function inRing(ring: Ring2, x: number, y: number): boolean {
+  const { xy: r, starts, edges } = ring;
+  const bands = starts.length - 1;
+  const b = Math.floor((y - ring.minY) / ring.bandHeight);
+  if (!(b >= -1 && b <= bands)) return false; // outside the ring's latitudes (or NaN)
+  const band = Math.min(bands - 1, Math.max(0, b));
   const n = r.length / 2;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
+  let inside = false;
+  for (let k = starts[band]; k < starts[band + 1]; k++) {
+    const i = edges[k];
+    const j = i === 0 ? n - 1 : i - 1;
     const xi = r[2 * i], yi = r[2 * i + 1], xj = r[2 * j], yj = r[2 * j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }

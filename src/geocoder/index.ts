@@ -11,7 +11,7 @@ import { OfflineProvider } from './offline.ts';
 import { PhotonProvider } from './photon.ts';
 import type { Provider } from './provider.ts';
 import { languageOf, parseCoordinates } from './text.ts';
-import type { GeocodeOptions, Geocoder, GeoResult } from './types.ts';
+import { GEOCODER_TYPES, type GeocodeOptions, type Geocoder, type GeocoderType, type GeoResult } from './types.ts';
 
 /** Results of one search. */
 export const SEARCH_LIMIT = 10;
@@ -57,9 +57,24 @@ export class GeocoderService implements Geocoder {
   async reverse(lat: number, lng: number, opts: GeocodeOptions = {}): Promise<GeoResult | null> {
     if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return null;
     const lang = languageOf(opts.lang);
-    // ~11 m: nearby points share an entry (docs/geocoder.md).
-    const request = `r:${lat.toFixed(4)},${lng.toFixed(4)}`;
-    const r = (await this.answer(this.providerFor(opts), request, lang, opts, (p) => p.reverse(lat, lng, lang))) as GeoResult | null;
+    const r = (await this.answer(this.providerFor(opts), reverseRequest(lat, lng), lang, opts, (p) => p.reverse(lat, lng, lang))) as GeoResult | null;
+    return r && shape(r, opts.withDetails);
+  }
+
+  /**
+   * `reverse` answered by the offline provider, synchronously, through the same memory cache: what
+   * a report worker asks for a geocoder type answered offline (73,000 addresses for a month's trips;
+   * a promise and a cache round per ask cost as much as the look-up).
+   */
+  reverseOffline(lat: number, lng: number, opts: Pick<GeocodeOptions, 'lang' | 'withDetails'> = {}): GeoResult | null {
+    if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return null;
+    const lang = languageOf(opts.lang);
+    const key = `${this.offline.name}|${reverseRequest(lat, lng)}|${lang}`;
+    let r = this.memory.get(key) as GeoResult | null | undefined;
+    if (r === undefined) {
+      r = this.offline.reverseSync(lat, lng, lang);
+      this.memory.set(key, r);
+    }
     return r && shape(r, opts.withDetails);
   }
 
@@ -123,6 +138,9 @@ export class GeocoderService implements Geocoder {
   }
 }
 
+/** The cache's request of a reverse look-up: ~11 m, nearby points share an entry (docs/geocoder.md). */
+const reverseRequest = (lat: number, lng: number) => `r:${lat.toFixed(4)},${lng.toFixed(4)}`;
+
 /** Details only when asked for (the cache keeps them always). */
 function shape(r: GeoResult, withDetails?: boolean): GeoResult {
   const { details, ...rest } = r;
@@ -137,4 +155,19 @@ function sharedOffline(): OfflineProvider {
 
 export function createGeocoder(config: Readonly<GeocoderConfig>, deps: GeocoderDeps = {}): GeocoderService {
   return new GeocoderService(config, deps);
+}
+
+/** The geocoder types this service answers from the offline data alone (no remote provider configured for them). */
+export function offlineTypes(geocoder: GeocoderService): GeocoderType[] {
+  return GEOCODER_TYPES.filter((type) => !geocoder.providerFor({ type }).remote);
+}
+
+/**
+ * A service that answers every type from the offline data, with a memory cache of `cacheSize`
+ * answers: what a report worker looks addresses up with when the report's type is offline
+ * (docs/reports.md, "The queue"). The same rules as the API's service for those types.
+ */
+export function offlineGeocoder(cacheSize: number): GeocoderService {
+  const types = Object.fromEntries(GEOCODER_TYPES.map((t) => [t, 'offline'])) as GeocoderConfig['types'];
+  return new GeocoderService({ nominatimUrl: null, photonUrl: null, types, timeoutMs: 0, cacheSize, cacheDays: 0 });
 }

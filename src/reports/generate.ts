@@ -8,6 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { formatDateTime } from '../core/time.ts';
+import { offlineGeocoder, type GeocoderService } from '../geocoder/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { Formatter } from './format.ts';
 import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
@@ -46,11 +47,16 @@ export interface ReportTask {
   dbFile: string;
   id: number;
   /**
-   * Addresses come from the main thread's geocoder (its loaded offline data, its cache, its remote
-   * providers) over this port: a worker loading the offline data again would cost seconds and memory.
+   * Addresses come from the main thread's geocoder (its cache, its remote providers) over this port.
    * Absent: no addresses (coordinates are shown).
    */
   addresses?: MessagePort;
+  /**
+   * The geocoder types the main thread answers from the offline data alone: a report asking one of
+   * them looks its addresses up in this thread (the data loaded once per thread), not over the port
+   * (a month's trips ask 73,000: seconds of the event loop's time; bench/reports).
+   */
+  offlineTypes?: readonly string[];
   /** Shared with the queue: 1 when the server stops (the report is queued again). */
   stop?: Int32Array;
 }
@@ -58,6 +64,11 @@ export interface ReportTask {
 export type ReportOutcome = { kind: 'ready' } | { kind: 'gone' } | { kind: 'stopped' } | { kind: 'failed'; error: string };
 
 class Stopped extends Error {}
+
+/** Answers kept by the thread's offline geocoder (the API's default cache size). */
+const OFFLINE_CACHE = 10_000;
+/** The thread's offline geocoder, made on the first report that needs it and kept with the thread. */
+let localGeocoder: GeocoderService | undefined;
 
 /** The thread's connection, kept between reports. */
 let cached: { dbFile: string; store: Store } | undefined;
@@ -84,6 +95,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
     if (t && !t.deleted) trackers.push({ id, label: t.label, sourceId: t.source_id });
   }
   let shown = 0;
+  const local = task.offlineTypes?.includes(p.geocoder) ? (localGeocoder ??= offlineGeocoder(OFFLINE_CACHE)) : undefined;
   const memo = new Map<string, Promise<string>>();
   const waiting = new Map<number, (address: string) => void>();
   task.addresses?.on('message', (answers: AddressAnswer[]) => {
@@ -108,8 +120,19 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
     address(lat, lng) {
       const key = `${lat.toFixed(5)},${lng.toFixed(5)}`;
       let a = memo.get(key);
+      if (!a && local) {
+        // The same service rules as the main thread's for an offline type, answered here.
+        let address = '';
+        try {
+          address = local.reverseOffline(lat, lng, { lang: p.locale_info.locale })?.address ?? '';
+        } catch {
+          // no address, as when the main thread's geocoder fails
+        }
+        a = Promise.resolve(address);
+        memo.set(key, a);
+      }
       const port = task.addresses;
-      if (!port) return Promise.resolve('');
+      if (!a && !port) return Promise.resolve('');
       if (!a) {
         const n = memo.size;
         a = new Promise<string>((resolve) => waiting.set(n, resolve));

@@ -26,6 +26,8 @@ export interface ReportQueueOptions {
   maxAttempts: number;
   /** Answers the workers' address questions (the API's geocoder). */
   geocoder: Geocoder;
+  /** The geocoder types `geocoder` answers from the offline data alone: workers look those up themselves. */
+  offlineTypes?: readonly GeocoderType[];
   now?: () => number;
   log?(msg: string, data?: Record<string, unknown>): void;
 }
@@ -115,7 +117,7 @@ export class ReportQueue implements ReportRunner {
     port1.on('message', (asks: AddressAsk[]) => {
       answering = answering.then(() => this.answer(port1, asks));
     });
-    const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2 };
+    const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2, offlineTypes: this.opts.offlineTypes };
     let outcome: ReportOutcome;
     try {
       outcome = (await this.pool.run(task, { transferList: [port2] })) as ReportOutcome;

@@ -10,7 +10,7 @@
  * telemetry columns) walk `pieces` and read the row ranges their way.
  */
 import type { DB } from './db.ts';
-import { decodeFixChunk, FIX_COLUMNS, type FixColumn, type StoredFix } from '../core/fix-chunk.ts';
+import { decodeFixChunk, decodeFixChunkColumns, FIX_COLUMNS, type FixChunkColumns, type FixColumn, type StoredFix } from '../core/fix-chunk.ts';
 import type { FullPointColumns } from '../core/point.ts';
 
 export type { FixColumn, StoredFix } from '../core/fix-chunk.ts';
@@ -76,6 +76,12 @@ export class FixChunkStore {
     }
     if (at <= to) out.push({ chunk: null, from: at, to });
     return out;
+  }
+
+  /** A chunk's columns (only `want`'s and time filled when given; null: NaN), in time order. */
+  decodeColumns(sourceId: number, chunk: ChunkSpan, want?: readonly FixColumn[]): FixChunkColumns | undefined {
+    const data = this.s.data.get(sourceId, chunk.first_time);
+    return data ? decodeFixChunkColumns(data, want) : undefined;
   }
 
   /** A chunk's rows (only `want`'s members and time filled when given), in time order. */

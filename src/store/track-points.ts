@@ -55,6 +55,30 @@ function unpackInto(data: Uint8Array, out: PackedPoints): void {
   out.n += n;
 }
 
+/**
+ * Appends a chunk's points in [from, to] (GSM LBS ones only with `includeLbs`) to `out`: a chunk
+ * wholly inside with nothing to leave out is copied column by column (a month's tracks are read
+ * for the trips report: bench/reports), others point by point.
+ */
+function unpackKept(data: Uint8Array, out: PackedPoints, from: number, to: number, includeLbs: boolean): void {
+  const n = data.length / BYTES_PER_POINT;
+  if (!n) return;
+  const f = new Float64Array(Uint8Array.prototype.slice.call(data, 0, n * 24).buffer);
+  const marks = data.subarray(n * 24, n * 25);
+  if (f[0] >= from && f[n - 1] <= to && (includeLbs || marks.every((m) => m === 0))) {
+    unpackInto(data, out);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const t = f[i];
+    if (t < from || t > to || (marks[i] && !includeLbs)) continue;
+    out.time[out.n] = t;
+    out.lat[out.n] = f[n + i];
+    out.lng[out.n] = f[2 * n + i];
+    out.flags[out.n++] = flagsOfMark(marks[i]);
+  }
+}
+
 interface ChunkRow {
   first_time: number;
   last_time: number;
@@ -134,17 +158,8 @@ export class TrackPointStore {
     const rows = this.after.all(sourceId, from, to);
     const before = this.atOrBefore.get(sourceId, from);
     if (before && before.last_time >= from) rows.unshift(before);
-    const all = emptyPacked(countOf(rows));
-    for (const r of rows) unpackInto(r.data, all);
-    const out = emptyColumns(all.n);
-    for (let i = 0; i < all.n; i++) {
-      const t = all.time[i];
-      if (t < from || t > to || (all.flags[i] & FLAG.lbs && !includeLbs)) continue;
-      out.time[out.n] = t;
-      out.lat[out.n] = all.lat[i];
-      out.lng[out.n] = all.lng[i];
-      out.flags[out.n++] = all.flags[i];
-    }
+    const out = emptyColumns(countOf(rows));
+    for (const r of rows) unpackKept(r.data, out, from, to, includeLbs);
     return out;
   }
 

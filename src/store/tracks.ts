@@ -185,14 +185,20 @@ export class TrackStore {
 
   /** The track points of a chunk within [from, to] (time, location and flags decoded only). */
   private chunkColumns(sourceId: number, chunk: ChunkSpan, from: number, to: number, includeLbs: boolean): PointColumns {
-    const rows = this.chunks.decode(sourceId, chunk, ['lat', 'lng', 'flags']);
-    const out = emptyColumns(rows.length);
-    for (const r of rows) {
-      if (r.time < from || r.time > to || !isTrackPoint(r.flags, r.lat, r.lng) || (!includeLbs && r.flags & FLAG.lbs)) continue;
-      out.time[out.n] = r.time;
-      out.lat[out.n] = r.lat!;
-      out.lng[out.n] = r.lng!;
-      out.flags[out.n++] = r.flags;
+    // Decoded as columns: a month of a fleet's compacted fixes read for the trips report's tracks
+    // made an object per fix (bench/reports).
+    const c = this.chunks.decodeColumns(sourceId, chunk, ['lat', 'lng', 'flags']);
+    const out = emptyColumns(c?.n ?? 0);
+    if (!c) return out;
+    const { lat, lng, flags } = c.cols;
+    for (let i = 0; i < c.n; i++) {
+      const t = c.time[i];
+      const f = flags[i];
+      if (t < from || t > to || !isTrackPoint(f, lat[i], lng[i]) || (!includeLbs && f & FLAG.lbs)) continue;
+      out.time[out.n] = t;
+      out.lat[out.n] = lat[i];
+      out.lng[out.n] = lng[i];
+      out.flags[out.n++] = f;
     }
     return out;
   }

@@ -10,6 +10,7 @@ import type { Services } from '../../src/api/kernel.ts';
 import { buildApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGeocoder } from '../../src/geocoder/index.ts';
+import type { Geocoder } from '../../src/geocoder/types.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { ReportQueue } from '../../src/reports/queue.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -277,6 +278,35 @@ describe('status, retrieve, download, delete', () => {
     });
     // Every report of the tests was generated: none is left queued or running.
     expect(s.sql.prepare("SELECT count(*) AS n FROM reports WHERE state IN ('queued', 'running')").get()).toEqual({ n: 0 });
+  }, 150_000);
+
+  it('addresses of a geocoder type answered offline are looked up in the worker, others asked of the main thread', async () => {
+    const cy = await s.user('cy@example.com', { timeZone: 'Europe/Berlin' });
+    const van = s.addTracker(cy.id, '359000000000040', { label: 'Van 40' });
+    const start = Date.UTC(2026, 10, 20, 9, 0, 0);
+    s.sql
+      .prepare(`INSERT INTO tracks (source_id, type, start_time, end_time, start_lat, start_lng, end_lat, end_lng, points, length_km, max_speed, avg_speed, extent_m) VALUES (?, 'trip', ?, ?, 54.6872, 25.2797, 54.7, 25.28, 50, 5, 60, 30, 3000)`)
+      .run(s.store.trackers.getAny(van)!.source_id, start, start + 600_000);
+    const ask = async (geocoder: string) => (await call('report/tracker/generate', { hash: cy.hash, ...period, geocoder, trackers: [van], plugin: { plugin_id: 4 } })).body.id as number;
+    const offline = await ask('geocoder_type_1');
+    const remote = await ask('geocoder_type_2');
+    // The main thread's geocoder here answers every ask with a text of its own; type 1 is offline.
+    const main: Geocoder = { reverse: async (lat, lng) => ({ lat, lng, address: 'asked of the main thread' }), search: async () => [] };
+    const queue = new ReportQueue(s.store, { dbFile: config.dbFile, threads: 1, maxAttempts: 3, geocoder: main, offlineTypes: ['geocoder_type_1'] });
+    try {
+      queue.start();
+      expect(await queue.idle(120_000)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+    const places = async (id: number) => {
+      const r = await call('report/tracker/retrieve', { hash: cy.hash, report_id: id });
+      const row = r.body.report.sheets[0].sections[0].rows[0].data;
+      return [row.start_address, row.end_address];
+    };
+    const place = (lat: number, lng: number, address: string) => ({ v: address, raw: null, type: 'location', location: { lat, lng, address } });
+    expect(await places(offline)).toEqual([place(54.6872, 25.2797, 'Vilnius, Lithuania'), place(54.7, 25.28, 'Vilnius, Lithuania')]);
+    expect(await places(remote)).toEqual([place(54.6872, 25.2797, 'asked of the main thread'), place(54.7, 25.28, 'asked of the main thread')]);
   }, 150_000);
 
   it('delete: 101 for demo users, 204 when unknown or another user\'s, then the report is gone', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { createGeocoder } from '../../src/geocoder/index.ts';
+import { createGeocoder, offlineGeocoder, offlineTypes } from '../../src/geocoder/index.ts';
 import { Lru } from '../../src/geocoder/lru.ts';
 import { formatAddress, languageOf, normalize, parseCoordinates } from '../../src/geocoder/text.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
@@ -39,6 +39,21 @@ describe('settings', () => {
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('offline look-ups of a report worker', () => {
+  it('offlineTypes names the types no remote provider answers; reverseOffline answers as reverse does, through the same cache', async () => {
+    const g = createGeocoder(loadConfig({ FSM_GEOCODER_NOMINATIM_URL: 'http://nominatim.local', FSM_GEOCODER_TYPES: 'geocoder_type_2:nominatim' }).geocoder);
+    expect(offlineTypes(g)).toEqual(['geocoder_type_1', 'geocoder_type_3', 'geocoder_type_4', 'geocoder_type_5']);
+    const w = offlineGeocoder(100);
+    for (const [lat, lng, lang] of [[54.6872, 25.2797, 'en'], [55.7558, 37.6173, 'ru'], [-80, 0, 'en'], [0, -30, 'en'], [91, 0, 'en']] as const) {
+      expect(w.reverseOffline(lat, lng, { lang })).toEqual(await g.reverse(lat, lng, { type: 'geocoder_type_1', lang }));
+    }
+    expect(w.reverseOffline(54.6872, 25.2797, { lang: 'en', withDetails: true })).toEqual(await g.reverse(54.6872, 25.2797, { lang: 'en', withDetails: true }));
+    // Points ~11 m apart share an answer, as reverse's cache entries do.
+    const first = w.reverseOffline(54.68721, 25.27971);
+    expect(w.reverseOffline(54.68724, 25.27974)).toEqual({ ...first, lat: 54.68721, lng: 25.27971 });
   });
 });
 

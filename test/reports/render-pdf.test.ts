@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody } from '../../src/reports/model.ts';
 import { reportToPdf } from '../../src/reports/render/index.ts';
+import { omittedNote, PDF_MAX_ROWS } from '../../src/reports/render/pdf.ts';
 import { RenderPool } from '../../src/reports/render/pool.ts';
 import { fixtureReport } from './fixture.ts';
 
@@ -117,6 +118,32 @@ describe.skipIf(!hasPoppler)('pdf file', () => {
     expect(count).toBeGreaterThanOrEqual(2);
     for (let p = 1; p <= count; p++) expect(text(file, p)).toMatch(/Номер\s+Место/);
     expect(text(file, count)).toContain('Stop 150');
+  });
+
+  it('stops a report longer than PDF_MAX_ROWS at the limit over all its tables, keeps the totals and says what is left out', async () => {
+    const row = (i: number) => ({ type: 'data' as const, data: { n: { v: `Row ${i}`, raw: null, type: 'text' as const } } });
+    const table = (header: string, from: number, count: number) => ({
+      type: 'table' as const,
+      header,
+      columns: [{ field: 'n', title: 'No.', weight: 1 }],
+      rows: [...Array.from({ length: count }, (_, i) => row(from + i)), { type: 'total' as const, data: { n: { v: `Total of ${header}`, raw: null, type: 'text' as const } } }],
+    });
+    const r = fixtureReport();
+    // The first table fills all but 10 rows of the limit, the second has 25: 15 are left out.
+    r.sheets = [
+      { header: 'First', entity_ids: [1], sections: [table('A', 1, PDF_MAX_ROWS - 10)] },
+      { header: 'Second', entity_ids: [2], sections: [table('B', 100_001, 25)] },
+    ];
+    const file = save(await reportToPdf(r, { headless: false }));
+    const all = text(file).replace(/\s+/g, ' ');
+    expect(text(file, 1).replace(/\s+/g, ' ')).toContain(omittedNote(15));
+    expect(all).toContain(`Row ${PDF_MAX_ROWS - 10}`);
+    expect(all).toContain('Row 100010');
+    expect(all).not.toContain('Row 100011');
+    expect(all).toContain('Total of A');
+    expect(all).toContain('Total of B');
+    expect(all.split(omittedNote(15)).length).toBe(3); // on the title page and under the second table
+    expect(omittedNote(15)).toBe(`15 more rows are not in this PDF: a PDF holds at most ${PDF_MAX_ROWS} rows of a report. Download the report as xlsx for all of them.`);
   });
 
   it('draws the track of a map_table as a path above its table', async () => {

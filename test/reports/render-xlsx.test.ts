@@ -109,6 +109,15 @@ describe('xlsx workbook', () => {
     expect([ws.getCell('A3').value, ws.getCell('B3').value]).toEqual(['—', 'n/a']);
   });
 
+  it('keeps text XML cannot hold as text: markup characters, spaces at the ends; control characters are left out', async () => {
+    const r = fixtureReport({ title: 'A <b>&"report"' });
+    r.sheets = [{ header: 'S & <T>', entity_ids: [], sections: [{ type: 'table', header: '<h1>', columns: [{ field: 'a', title: 'A&B', weight: 1 }], rows: [{ type: 'data', data: { a: { v: '  x < y & "z" \u0001end ', raw: null, type: 'text' } } }] }] }];
+    const book = await open(r);
+    const ws = book.worksheets[0];
+    expect([ws.name, ws.getCell('A1').value, ws.getCell('A2').value, ws.getCell('A3').value]).toEqual(['S & <T>', '<h1>', 'A&B', '  x < y & "z" end ']);
+    expect(book.title).toBe('A <b>&"report"');
+  });
+
   it('names worksheets within the rules: 31 characters, no []:*?/\\, unique ignoring case', () => {
     const long = 'A'.repeat(40);
     expect(worksheetNames([long, long, 'a/b*c?', 'A B C', '', 'History', "'quoted'", 'x'.repeat(29) + 'ab', 'X'.repeat(29) + 'AB'])).toEqual([

@@ -14,6 +14,7 @@ import { runCompaction, compactionHorizon } from '../../src/retention/compaction
 import { FixChunkStore } from '../../src/store/fix-chunks.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { journey } from './journeys.ts';
+import type { StepColumns } from '../../src/store/reports.ts';
 
 const DAY_MS = 86_400_000;
 // Ten days back: past any horizon of a few days, within the default storage periods.
@@ -106,6 +107,12 @@ const count = (sql: string, source: number) => s.sql.prepare(sql).pluck().get(so
 const rowsOf = (source: number) => count('SELECT count(*) FROM fixes WHERE source_id = ?', source);
 const chunksOf = (source: number) => count('SELECT count(*) FROM fix_chunks WHERE source_id = ?', source);
 
+/** The speed violation report's columns as the rows `steps` gives (NaN: null). */
+function stepRows(c: StepColumns) {
+  const v = (x: number) => (Number.isNaN(x) ? null : x);
+  return Array.from({ length: c.n }, (_, i) => ({ time: c.time[i], speed: v(c.speed[i]), flags: c.flags[i], lat: v(c.lat[i]), lng: v(c.lng[i]) }));
+}
+
 /** Everything a user or a reader of the tracker's day gets, as exact bodies. */
 async function seen(name: string) {
   const { id, source } = t[name];
@@ -122,6 +129,7 @@ async function seen(name: string) {
     history: await call('history/tracker/list', { trackers: [id], ...period }),
     reportFixes: s.store.reportData.fixes(source, first, last),
     steps: [...s.store.reportData.steps(source, first - 1000, last)],
+    stepColumns: stepRows(s.store.reportData.stepColumns(source, first - 1000, last)),
     extent: s.store.tracks.extent(source, first, last),
     alarms: s.store.telemetry.alarmsOf(source, first, last),
     forwarded: s.store.retranslators.batch(retranslator, 0, s.store.retranslators.maxSeq(), 1_000_000),
@@ -142,6 +150,7 @@ describe('a processed day compacted', () => {
     expect(await s.running.telemetry.idle(60_000)).toBe(true);
     const before = await seen('kept');
     expect(before.read.list.length).toBeGreaterThan(100);
+    expect(before.stepColumns).toEqual(before.steps);
     expect(before.forwarded.length).toBe(built.points.length);
     expect(count('SELECT count(*) FROM track_points WHERE source_id = ?', t.kept.source)).toBeGreaterThan(0);
     const p = await runCompaction({ store: s.store, now: Date.now }, { afterHours: 48, pauseMs: 0 });

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { distanceKm } from '../../core/geo.ts';
 import { isLbs, isTrackPoint } from '../../core/point.ts';
 import { DEFAULT_SETTINGS } from '../../core/telemetry.ts';
+import type { StepColumns } from '../../store/reports.ts';
 import type { Row, Sheet } from '../model.ts';
 import { word } from '../i18n.ts';
 import { inWindows } from '../time-filter.ts';
@@ -42,31 +43,46 @@ type Step = { time: number; speed: number | null; flags: number; lat: number | n
 
 /** The stretches over `limitKmh` of a tracker's fixes (in time order). */
 export function violations(fixes: Iterable<Step>, limitKmh: number): Violation[] {
+  const list = [...fixes];
+  const col = (f: (s: Step) => number | null) => Float64Array.from(list, (s) => f(s) ?? NaN);
+  return violationsIn({ n: list.length, time: col((s) => s.time), speed: col((s) => s.speed), flags: col((s) => s.flags), lat: col((s) => s.lat), lng: col((s) => s.lng) }, limitKmh);
+}
+
+/** `violations` over columns (null: NaN), as the store reads a month of fixes. */
+export function violationsIn(c: StepColumns, limitKmh: number): Violation[] {
   const out: Violation[] = [];
   let cur: (Violation & { weighted: number }) | null = null;
-  let prev: { time: number; lat: number; lng: number; speed: number } | null = null;
+  let havePrev = false;
+  let prevTime = 0, prevLat = 0, prevLng = 0, prevSpeed = 0;
   const close = (end: number) => {
     const { weighted, ...v } = cur!;
     out.push({ ...v, end, avgKmh: end > v.start ? weighted / (end - v.start) : v.maxKmh });
     cur = null;
   };
-  for (const f of fixes) {
-    if (!isTrackPoint(f.flags, f.lat, f.lng) || isLbs(f.flags)) continue; // GSM LBS places imply no real speed
-    const lat = f.lat!;
-    const lng = f.lng!;
+  for (let i = 0; i < c.n; i++) {
+    const time = c.time[i];
+    const flags = c.flags[i];
+    const lat = c.lat[i];
+    const lng = c.lng[i];
+    if (!isTrackPoint(flags, lat, lng) || isLbs(flags)) continue; // GSM LBS places imply no real speed
+    const reported = c.speed[i];
     // To 0.1 km/h, as cells show raw speeds: 120 km/h sent as 33.333.. m/s is not over a limit of 120.
-    const speed: number = Math.round((f.speed ?? (prev && f.time > prev.time ? (distanceKm(prev.lat, prev.lng, lat, lng) * 3_600_000) / (f.time - prev.time) : 0)) * 10) / 10;
-    if (cur && prev) {
-      if (f.time - prev.time > GAP_MS) close(prev.time);
-      else cur.weighted += prev.speed * (f.time - prev.time);
+    const speed: number = Math.round((reported === reported ? reported : havePrev && time > prevTime ? (distanceKm(prevLat, prevLng, lat, lng) * 3_600_000) / (time - prevTime) : 0) * 10) / 10;
+    if (cur && havePrev) {
+      if (time - prevTime > GAP_MS) close(prevTime);
+      else cur.weighted += prevSpeed * (time - prevTime);
     }
     if (speed > limitKmh) {
-      if (!cur) cur = { start: f.time, end: f.time, maxKmh: speed, avgKmh: speed, lat, lng, weighted: 0 };
+      if (!cur) cur = { start: time, end: time, maxKmh: speed, avgKmh: speed, lat, lng, weighted: 0 };
       else cur.maxKmh = Math.max(cur.maxKmh, speed);
-    } else if (cur) close(f.time);
-    prev = { time: f.time, lat, lng, speed };
+    } else if (cur) close(time);
+    havePrev = true;
+    prevTime = time;
+    prevLat = lat;
+    prevLng = lng;
+    prevSpeed = speed;
   }
-  if (cur && prev) close(prev.time);
+  if (cur && havePrev) close(prevTime);
   return out;
 }
 
@@ -88,7 +104,7 @@ export const speedViolationsPlugin = definePlugin({
     for (const [i, tracker] of ctx.trackers.entries()) {
       const rows: Row[] = [];
       const t: Totals = { tracker, count: 0, seconds: 0, maxKmh: 0 };
-      for (const v of violations(ctx.store.reportData.steps(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
+      for (const v of violationsIn(ctx.store.reportData.stepColumns(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
         const s = (v.end - v.start) / 1000;
         if (s < p.min_duration_minutes * 60 || !inWindows(ctx.windows, v.start)) continue;
         t.count++;

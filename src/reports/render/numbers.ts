@@ -112,15 +112,3 @@ export function sheetNumber(cell: Cell, locale: string, system: MeasurementSyste
       return undefined;
   }
 }
-
-/**
- * The wall-clock time of an instant in a zone as a Date whose UTC fields are that wall time: a
- * spreadsheet date has no zone, and the file's writer reads the UTC fields.
- */
-export function wallClockDate(epochSeconds: number, wall: (ms: number) => string): Date {
-  const s = wall(epochSeconds * 1000); // yyyy-MM-dd HH:mm:ss in the zone
-  const [d, t] = s.split(' ');
-  const [y, mo, da] = d.split('-').map(Number);
-  const [h, mi, se] = t.split(':').map(Number);
-  return new Date(Date.UTC(y, mo - 1, da, h, mi, se));
-}

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell } from 'pdfmake';
-import type { Cell, Column, MapTableSection, ReportBody, Section, Sheet } from '../model.ts';
+import type { Cell, Column, MapTableSection, ReportBody, Row, Section, Sheet } from '../model.ts';
 import { geoUri } from './xlsx.ts';
 
 /** Columns from which a chapter is laid out on landscape pages. */
@@ -41,12 +41,42 @@ function configure(): void {
 /** Right-aligned cell types (numbers and times read best lined up). */
 const NUMERIC = new Set(['number', 'distance', 'speed', 'volume', 'percent', 'duration']);
 
+/**
+ * Data rows a PDF holds at most, over all its tables (docs/reports.md, "pdf"): pdfmake lays a table
+ * out in time that grows with its rows (a month's visits, 33,752 rows, took 501 s), so a longer
+ * report's PDF stops each table at the limit with a line saying how many rows are left out and that
+ * the xlsx file has them all. Total rows are always kept.
+ */
+export const PDF_MAX_ROWS = 2000;
+
+/** The rows of a table the PDF shows: data rows while the budget lasts, every total row; and how many are left out. */
+function rowsShown(rows: Row[], budget: { left: number }): { rows: Row[]; omitted: number } {
+  const shown: Row[] = [];
+  let omitted = 0;
+  for (const r of rows) {
+    if (r.type === 'total') shown.push(r);
+    else if (budget.left > 0) {
+      budget.left--;
+      shown.push(r);
+    } else omitted++;
+  }
+  return { rows: shown, omitted };
+}
+
+/** The line under a table the PDF cuts short. */
+export const omittedNote = (omitted: number) =>
+  `${omitted} more ${omitted === 1 ? 'row is' : 'rows are'} not in this PDF: a PDF holds at most ${PDF_MAX_ROWS} rows of a report. Download the report as xlsx for all of them.`;
+
 const landscape = (sheet: Sheet) => sheet.sections.some((s) => s.type !== 'text' && s.columns.length >= LANDSCAPE_FROM_COLUMNS);
 
 export async function reportToPdf(report: ReportBody, options: { headless: boolean }): Promise<Buffer> {
   configure();
   const content: Content[] = [];
+  const budget = { left: PDF_MAX_ROWS };
   if (!options.headless) content.push(...titlePage(report));
+  // A report cut short says so before anything else (the title page, or the first page).
+  const rows = report.sheets.reduce((n, sh) => n + sh.sections.reduce((m, x) => m + (x.type === 'text' ? 0 : x.rows.filter((r) => r.type !== 'total').length), 0), 0);
+  if (rows > PDF_MAX_ROWS) content.splice(options.headless ? 0 : 1, 0, { text: omittedNote(rows - PDF_MAX_ROWS), style: 'note' });
   report.sheets.forEach((sheet, i) => {
     const wide = landscape(sheet);
     const first = options.headless && i === 0;
@@ -58,7 +88,7 @@ export async function reportToPdf(report: ReportBody, options: { headless: boole
       ...(first ? {} : { pageBreak: 'before' as const, pageOrientation: wide ? ('landscape' as const) : ('portrait' as const) }),
     });
     const width = (wide ? A4.height : A4.width) - 2 * MARGIN;
-    for (const section of sheet.sections) content.push(...sectionContent(section, width));
+    for (const section of sheet.sections) content.push(...sectionContent(section, width, budget));
   });
   if (!report.sheets.length) content.push({ text: 'No data for the period', style: 'chapter', ...(options.headless ? {} : { pageBreak: 'before' as const }) });
   const doc: Parameters<typeof pdfmake.createPdf>[0] = {
@@ -74,6 +104,7 @@ export async function reportToPdf(report: ReportBody, options: { headless: boole
       section: { fontSize: 11.5, bold: true, margin: [0, 12, 0, 6] },
       th: { bold: true, fillColor: '#E8EEF4' },
       total: { bold: true, fillColor: '#F3F3F3' },
+      note: { italics: true, color: '#8A1F11', margin: [0, 6, 0, 0] },
     },
     footer: (page: number, pages: number) => ({ text: `${page} / ${pages}`, alignment: 'right', fontSize: 8, color: '#666666', margin: [MARGIN, 10, MARGIN, 0] }),
     // A headline is never the last thing on its page.
@@ -95,7 +126,7 @@ function titlePage(report: ReportBody): Content[] {
   ];
 }
 
-function sectionContent(section: Section, width: number): Content[] {
+function sectionContent(section: Section, width: number, budget: { left: number }): Content[] {
   const head: Content = { text: section.header, style: 'section', headlineLevel: 2 };
   if (section.type === 'text') {
     if (!section.data.length) return [head];
@@ -110,13 +141,14 @@ function sectionContent(section: Section, width: number): Content[] {
   const out: Content[] = [head];
   if (section.type === 'map_table' && section.track.length >= 2) out.push(trackCanvas(section, width));
   if (!section.columns.length) return out; // a table of no columns has nothing to show
+  const { rows, omitted } = rowsShown(section.rows, budget);
   out.push({
     table: {
       headerRows: 1,
       widths: columnWidths(section.columns),
       body: [
         section.columns.map((c): TableCell => ({ text: c.title, style: 'th' })),
-        ...section.rows.map((r) =>
+        ...rows.map((r) =>
           section.columns.map((c): TableCell => {
             const cell = r.data[c.field];
             const content = cell ? cellContent(cell) : { text: '' };
@@ -127,6 +159,7 @@ function sectionContent(section: Section, width: number): Content[] {
     },
     layout: { hLineWidth: () => 0.5, vLineWidth: () => 0.5, hLineColor: () => '#BBBBBB', vLineColor: () => '#BBBBBB' },
   });
+  if (omitted) out.push({ text: omittedNote(omitted), style: 'note' });
   return out;
 }
 

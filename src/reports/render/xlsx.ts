@@ -7,9 +7,9 @@
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { formatDateTime } from '../../core/time.ts';
+import { wallClockMs } from '../../core/time.ts';
 import type { Cell, Column, ReportBody, Section, Sheet } from '../model.ts';
-import { sheetNumber, wallClockDate } from './numbers.ts';
+import { sheetNumber } from './numbers.ts';
 
 const SECONDS_PER_DAY = 86_400;
 const MIN_WIDTH = 10;
@@ -183,7 +183,8 @@ class CellWriter {
       case 'datetime':
       case 'date':
         if (c.raw === null) break;
-        target.value = wallClockDate(c.raw, (ms) => formatDateTime(ms, this.tz));
+        // A spreadsheet date has no zone: a Date whose UTC fields are the wall time in the report's zone.
+        target.value = new Date(wallClockMs(c.raw * 1000, this.tz));
         target.style = look(c.type === 'date' ? 'yyyy-mm-dd' : /\d:\d\d:\d\d/.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm', 'left');
         return;
       case 'duration':
