@@ -250,13 +250,19 @@ export class FormStore {
       const order = COLUMNS[q.orderBy];
       let from = needsTask || order.t ? 'forms f CROSS JOIN tasks t ON t.id = f.task_id' : 'forms f';
       const w = where.join(' AND ');
-      const count = this.query(`SELECT COUNT(*) FROM ${needsTask ? from : 'forms f'} WHERE ${w}`).pluck().get(...params) as number;
       const dir = q.ascending ? 'ASC' : 'DESC';
       let key = order.sql === 'NULL' ? '' : `${order.sql}${order.text ? ' COLLATE NOCASE' : ''} ${dir}, `;
       // Ties by task id under a task order in either plan below (a task has at most one form), so pages agree.
       let tail = TASK_ORDERED[q.orderBy] ? `t.id ${dir}` : `f.id ${dir}`;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? -1;
+      // A text filter (LIKE '%…%') can use no index: the count and the page would each test every
+      // form of the selection. One pass gives both: the matches' ids in order, counted and sliced.
+      if (Object.keys(q.text).length && q.orderBy !== 'employee_full_name') {
+        const all = this.query(`SELECT f.id FROM ${from} WHERE ${w} ORDER BY ${key}${tail}`).pluck().all(...params) as number[];
+        return { rows: this.rowsOf(limit >= 0 ? all.slice(offset, offset + limit) : all.slice(offset)), count: all.length };
+      }
+      const count = this.query(`SELECT COUNT(*) FROM ${needsTask ? from : 'forms f'} WHERE ${w}`).pluck().get(...params) as number;
       if (q.orderBy === 'employee_full_name' && limit >= 0) {
         return { rows: this.rowsOf(this.employeePage(q.userId, from, w, params, q.ascending, offset, limit)), count };
       }

@@ -407,6 +407,17 @@ describe('task/form/list', () => {
     expect(await p('task_completion_period', '2000-01-01 00:00:00', '2100-01-01 00:00:00')).toEqual([]);
   });
 
+  it('a text filter with paging: count is every match, pages are slices of the whole filtered order', async () => {
+    const base = { include_unsubmitted: true, filters: { task_address: 'cathedral' } };
+    for (const order_by of ['task_id', 'submitted', 'task_label', 'form_label']) {
+      const whole = await list({ ...base, order_by });
+      expect(whole.body.count, order_by).toBe(3);
+      const pages = [await list({ ...base, order_by, limit: 2 }), await list({ ...base, order_by, offset: 2, limit: 2 }), await list({ ...base, order_by, offset: 5, limit: 2 })];
+      expect(pages.map((r) => r.body.count), order_by).toEqual([3, 3, 3]);
+      expect(pages.flatMap((r) => idsOf(r)), order_by).toEqual(idsOf(whole));
+    }
+  });
+
   it('task_ids alone, or with the template; another user sees nothing', async () => {
     const r = await s.call('task/form/list', { hash: ann.hash, task_ids: [ids[1], ids[2]], ascending: true, include_unsubmitted: true });
     expect(idsOf(r)).toEqual([ids[1], ids[2]]);
