@@ -90,7 +90,8 @@ const framesOf = (name: string, keep: (l: ReturnType<typeof messageLines>[number
 
 /**
  * One job per captured message of a protocol that decodes without an error, over its own transport
- * (HTTP protocols through decodeHttp, as the HTTP listener calls them). Messages that carry no fix
+ * (HTTP protocols through decodeHttp, as the HTTP listener calls them), each call with a session of
+ * its own: a session kept across repeats would assemble the same photo parts over and over. Messages that carry no fix
  * (logins, heartbeats, media) count as messages, so every protocol has a rate.
  */
 function jobsOf(p: Protocol): Array<() => number> {
@@ -105,12 +106,12 @@ function jobsOf(p: Protocol): Array<() => number> {
       const uri = h.body === 'payload' ? h.uri : line.payload;
       const headers = Object.fromEntries(Object.entries(h.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
       ctx.transport = 'http';
-      job = () => (p.decodeHttp!({ method: h.method, uri, headers, body }, ctx).records ?? []).length;
+      job = () => (p.decodeHttp!({ method: h.method, uri, headers, body }, { ...ctx, session: {} }).records ?? []).length;
     } else if (line.transport === 'tcp' || line.transport === 'udp') {
       if (!p.decode) continue;
       const frame = payloadBytes(line);
       ctx.transport = line.transport;
-      job = () => (p.decode!(frame, ctx).records ?? []).length;
+      job = () => (p.decode!(frame, { ...ctx, session: {} }).records ?? []).length;
     } else continue;
     try {
       job();
