@@ -98,12 +98,13 @@ const COLUMNS: Record<FormOrderKey, { sql: string; text?: boolean; t?: boolean }
   task_id: { sql: 'f.task_id' },
   created: { sql: 'f.created' },
   submitted: { sql: 'f.submitted' },
-  task_address: { sql: 't.address', text: true, t: true },
+  // The task's label and address as the form keeps them (migration 036): filtering reads no task.
+  task_address: { sql: 'f.task_address', text: true },
   submit_address: { sql: 'f.submit_address', text: true },
   employee_full_name: { sql: FULL_NAME, text: true },
   vehicle_label: { sql: 'NULL', text: true },
   tracker_label: { sql: TRACKER_LABEL, text: true },
-  task_label: { sql: 't.label', text: true, t: true },
+  task_label: { sql: 'f.task_label', text: true },
   task_creation_date: { sql: 't.creation_date', t: true },
   task_from: { sql: 't.from_time', t: true },
   task_to: { sql: 't.to_time', t: true },
@@ -253,7 +254,7 @@ export class FormStore {
       const dir = q.ascending ? 'ASC' : 'DESC';
       let key = order.sql === 'NULL' ? '' : `${order.sql}${order.text ? ' COLLATE NOCASE' : ''} ${dir}, `;
       // Ties by task id under a task order in either plan below (a task has at most one form), so pages agree.
-      let tail = TASK_ORDERED[q.orderBy] ? `t.id ${dir}` : `f.id ${dir}`;
+      let tail = TASK_ORDERED[q.orderBy] ? `f.task_id ${dir}` : `f.id ${dir}`;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? -1;
       // A text filter (LIKE '%…%') can use no index: the count and the page would each test every
@@ -276,6 +277,7 @@ export class FormStore {
           where.push('t.user_id = ?', "t.type <> 'route'");
           params.push(q.userId);
           key = `${TASK_ORDERED[q.orderBy]} ${dir}, `;
+          tail = `t.id ${dir}`; // the index's own tie order, so the walk needs no sort
         }
       }
       const ids = this.query(`SELECT f.id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${key}${tail} LIMIT ? OFFSET ?`)

@@ -407,6 +407,23 @@ describe('task/form/list', () => {
     expect(await p('task_completion_period', '2000-01-01 00:00:00', '2100-01-01 00:00:00')).toEqual([]);
   });
 
+  it('task label and address filters follow a task changed after its form was made; no feed row for the form from it', async () => {
+    const id = await newTask({ label: 'Old pump', location: { ...ZONE, address: 'Harbour road 4' }, tracker_id: annTracker, form_template_id: tplA }, { create_form: true });
+    const f = async (filters: Record<string, unknown>) => {
+      const r = await s.call("task/form/list", { hash: ann.hash, task_ids: [id], ascending: true, include_unsubmitted: true, filters });
+      if (!r.body.success) throw new Error(JSON.stringify(r.body));
+      return idsOf(r);
+    };
+    expect([await f({ task_label: 'old pump' }), await f({ task_address: 'harbour' })]).toEqual([[id], [id]]);
+    const feedRows = () => s.sql.prepare('SELECT COUNT(*) FROM app_task_feed WHERE task_id = ?').pluck().get(id) as number;
+    const feedBefore = feedRows();
+    const r = await s.call('task/update', { hash: ann.hash, task: task({ id, label: 'New valve', location: { ...ZONE, address: 'Mill street 9' }, tracker_id: annTracker, form_template_id: tplA }) });
+    expect(r.body).toEqual({ success: true });
+    expect([await f({ task_label: 'old pump' }), await f({ task_address: 'harbour' })]).toEqual([[], []]);
+    expect([await f({ task_label: 'NEW VALVE' }), await f({ task_address: 'mill st' })]).toEqual([[id], [id]]);
+    expect(feedRows()).toBe(feedBefore + 1); // the task's change, once: the form's copies of its text add no row
+  });
+
   it('a text filter with paging: count is every match, pages are slices of the whole filtered order', async () => {
     const base = { include_unsubmitted: true, filters: { task_address: 'cathedral' } };
     for (const order_by of ['task_id', 'submitted', 'task_label', 'form_label']) {
