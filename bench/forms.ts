@@ -8,22 +8,21 @@
  * server runs on a copy in a fresh directory, so every run measures the same settled database.
  * The machine is shared: the load average is printed before and after (docs/forms.md).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createUser } from '../src/accounts/accounts.ts';
-import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
-import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 import { start } from '../src/main.ts';
 import { parseDateTime } from '../src/core/time.ts';
 import { openStore } from '../src/store/index.ts';
 import type { FormListQuery, FormOrderKey } from '../src/store/forms.ts';
 import { TaskJudge } from '../src/telemetry/task-judge.ts';
 import type { TaskDraft } from '../src/store/tasks.ts';
+import { loadAverage as load, NO_LISTENERS, percentile as pct, runClientProcess, seeded, startServerProcess, timeCalls, type Shape } from './lib/list-bench.ts';
 
 const { values } = parseArgs({ options: { forms: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, measure: { type: 'string' }, data: { type: 'string' } } });
 const N_FORMS = Number(values.forms);
@@ -31,10 +30,8 @@ const RUNS = Number(values.runs);
 
 const templateId = 1;
 const someTasks = Array.from({ length: 500 }, (_, i) => 1 + i * 97);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const t: Record<string, unknown> = { form_template_id: templateId, ascending: false, include_unsubmitted: false, limit: 50 };
-const shapes: Array<[string, Record<string, unknown>]> = [
+const shapes: Shape[] = [
   ['template, default order (submitted desc)', t],
   ['template, unsubmitted too, submitted asc', { ...t, include_unsubmitted: true, ascending: true }],
   ['template, order task_label', { ...t, order_by: 'task_label' }],
@@ -49,14 +46,17 @@ const shapes: Array<[string, Record<string, unknown>]> = [
 
 if (values.measure) {
   // The client in a process of its own too: the filling's garbage never pauses a measured request.
-  await measure(values.measure);
+  const describe = (a: Record<string, unknown>) => {
+    const list = a.list as Array<{ submit_places: { places: unknown[]; zones: unknown[] } | null }>;
+    return `count ${a.count}, places+zones on the page ${list.reduce((n, it) => n + (it.submit_places ? it.submit_places.places.length + it.submit_places.zones.length : 0), 0)}`;
+  };
+  await timeCalls({ apiUrl: values.measure, path: 'task/form/list', login: { login: 'bench@example.com', password: 'bench-1' }, shapes, runs: RUNS, targetMs: 20, describe });
   process.exit(0);
 }
 
 const filledDir = values.data ?? mkdtempSync(join(tmpdir(), 'fsm-bench-forms-filled-'));
 mkdirSync(filledDir, { recursive: true });
-const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...ports });
+const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...NO_LISTENERS });
 if (values.data !== undefined && existsSync(config.dbFile)) console.log(`the database already filled in ${filledDir}; load average ${load()}`);
 else await fill();
 const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-forms-'));
@@ -67,10 +67,7 @@ async function fill(): Promise<void> {
   const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
   const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
 
-  let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const words = ['north', 'south', 'depot', 'store', 'office', 'clinic', 'school', 'bakery', 'garage', 'hotel'];
-  const word = () => words[Math.floor(rnd() * words.length)];
+  const { rnd, word } = seeded();
 
   console.log(`filling ${N_FORMS} task forms ...`);
   const fillStart = performance.now();
@@ -113,30 +110,9 @@ async function fill(): Promise<void> {
   await running.close();
   console.log(`filled and settled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; load average ${load()}`);
 }
-// The server in its own process, started as `npm start` starts it: the client's work (requests,
-// parsing answers, its garbage) stays out of the measured server's event loop and heap.
-const proc: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS], {
-  cwd: fileURLToPath(new URL('..', import.meta.url)),
-  env: { ...process.env, ...ports, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-process.once('exit', () => proc.kill('SIGKILL'));
-const apiUrl = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  proc.stdout!.on('data', (d) => {
-    out += d;
-    const api = /API listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-    if (api) resolve(api[1]);
-  });
-  proc.once('exit', (c) => reject(new Error(`server exited ${c}:\n${out}`)));
-});
-
-const client = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', apiUrl, '--runs', String(RUNS)], { stdio: 'inherit' });
-await new Promise((r) => client.once('exit', r));
-await new Promise((r) => {
-  proc.once('exit', r);
-  proc.kill('SIGTERM');
-});
+const server = await startServerProcess(dataDir);
+await runClientProcess(fileURLToPath(import.meta.url), ['--measure', server.apiUrl, '--runs', String(RUNS)]);
+await server.stop();
 storeAlone();
 rmSync(dataDir, { recursive: true, force: true });
 if (values.data === undefined) rmSync(filledDir, { recursive: true, force: true });
@@ -173,39 +149,4 @@ function storeAlone(): void {
   }
   console.log(`load average ${load()}`);
   store.close();
-}
-
-async function measure(apiUrl: string): Promise<void> {
-  const running = { apiUrl };
-  const login = await (await fetch(`${running.apiUrl}/v2/fsm/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench@example.com', password: 'bench-1' }) })).json();
-  const hash = login.hash as string;
-
-
-  const call = async (name: string, body: string) => {
-    const res = await fetch(`${running.apiUrl}/v2/fsm/task/form/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const json = await res.json();
-    if (!json.success) throw new Error(`${name}: ${JSON.stringify(json)}`);
-    return json as { count: number; list: Array<{ submit_places: { places: unknown[]; zones: unknown[] } | null }> };
-  };
-  for (let i = 0; i < 10; i++) for (const [name, params] of shapes) await call(name, JSON.stringify({ hash, ...params }));
-  let worst = 0;
-  for (const [name, params] of shapes) {
-    const body = JSON.stringify({ hash, ...params });
-    const times: number[] = [];
-    let count = 0;
-    let hits = 0;
-    for (let i = 0; i < RUNS + 10; i++) {
-      const t0 = performance.now();
-      const json = await call(name, body);
-      const ms = performance.now() - t0;
-      count = json.count;
-      hits = json.list.reduce((n, it) => n + (it.submit_places ? it.submit_places.places.length + it.submit_places.zones.length : 0), 0);
-      if (i >= 10) times.push(ms);
-    }
-    times.sort((a, b) => a - b);
-    const p99 = pct(times, 99);
-    worst = Math.max(worst, p99);
-    console.log(`${name.padEnd(42)} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms  p99 ${p99.toFixed(2).padStart(6)} ms  (count ${count}, places+zones on the page ${hits})`);
-  }
-  console.log(`worst p99 ${worst.toFixed(2)} ms (target < 20 ms); load average ${load()}`);
 }

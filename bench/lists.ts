@@ -5,7 +5,7 @@
  * The machine is shared: the load average is printed before and after (docs/lists-performance.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createUser } from '../src/accounts/accounts.ts';
@@ -14,6 +14,7 @@ import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
 import { openStore } from '../src/store/index.ts';
 import type { TaskDraft } from '../src/store/tasks.ts';
+import { loadAverage as load, seeded } from './lib/list-bench.ts';
 
 const { values } = parseArgs({ options: { tasks: { type: 'string', default: '100000' }, places: { type: 'string', default: '50000' }, runs: { type: 'string', default: '200' } } });
 const N_TASKS = Number(values.tasks);
@@ -30,12 +31,8 @@ const deps = { store, config, mailer: createMailer(config.mail), now: Date.now }
 const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
 
 // A deterministic pseudo-random sequence, so runs compare.
-let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const words = ['north', 'south', 'depot', 'store', 'office', 'clinic', 'school', 'bakery', 'garage', 'hotel'];
-const word = () => words[Math.floor(rnd() * words.length)];
+const { rnd, word } = seeded();
 
-const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
 console.log(`filling ${N_TASKS} tasks and ${N_PLACES} places ...`);
 const fillStart = performance.now();
 const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: Date.now() }));

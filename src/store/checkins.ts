@@ -9,7 +9,6 @@ import type { Condition, SortKey } from '../core/conditions.ts';
 import { EARTH_RADIUS_M } from '../core/geo.ts';
 import type { DB } from './db.ts';
 import { compileConditions, compileSort, JSON_LIST, type FieldMap } from './conditions.ts';
-import { groupReads, keysTerm } from './name-groups.ts';
 
 export interface CheckinRow {
   id: number;
@@ -40,24 +39,16 @@ export interface CheckinQuery {
   limit?: number;
 }
 
-const FULL_NAME = "(SELECT TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) FROM employees e WHERE e.id = c.employee_id)";
-const FORM_LABEL = '(SELECT f.label FROM forms f WHERE f.id = c.form_id)';
-
-/** Condition and sort fields of checkin/list (spec: Check-in condition fields, sort fields). */
+/** Condition and sort fields of checkin/list (spec: Check-in condition fields, sort fields). The
+ * employee and form sorts go by the names a check-in keeps (migration 037), each with its index. */
 export const CHECKIN_FIELDS: FieldMap = {
-  employee: { sql: 'c.employee_id', kind: 'number', nullable: true, sortSql: `${FULL_NAME} COLLATE NOCASE` },
+  employee: { sql: 'c.employee_id', kind: 'number', nullable: true, sortSql: 'c.employee_name COLLATE NOCASE' },
   tracker_id: { sql: 'c.tracker_id', kind: 'number' },
   marker_time: { sql: 'c.marker_time', kind: 'datetime' },
   location: { sql: 'c.address', kind: 'string', sortSql: 'c.address COLLATE NOCASE' },
   comment: { sql: 'c.comment', kind: 'string', nullable: true, sortSql: 'c.comment COLLATE NOCASE' },
-  form: { sql: '(SELECT f.template_id FROM forms f WHERE f.id = c.form_id)', kind: 'number', nullable: true, sortSql: `${FORM_LABEL} COLLATE NOCASE` },
+  form: { sql: '(SELECT f.template_id FROM forms f WHERE f.id = c.form_id)', kind: 'number', nullable: true, sortSql: 'c.form_label COLLATE NOCASE' },
 };
-
-/** Sort fields whose value is a name looked up by a key column (employee, form): paged by groups. */
-const GROUP_SORTS = {
-  employee: { column: 'employee_id', names: `SELECT e.id, TRIM(TRIM(e.first_name || ' ' || e.middle_name) || ' ' || e.last_name) AS name FROM employees e WHERE e.id IN ${JSON_LIST}` },
-  form: { column: 'form_id', names: `SELECT f.id, f.label AS name FROM forms f WHERE f.id IN ${JSON_LIST}` },
-} as const;
 
 export class CheckinStore {
   private getStmt;
@@ -147,11 +138,6 @@ export class CheckinStore {
     const count = counted
       ? (this.query(`SELECT COALESCE(SUM(n), 0) FROM checkin_counts WHERE user_id = ?${q.trackers ? ` AND tracker_id IN ${JSON_LIST}` : ''}`).pluck().get(...params) as number)
       : (this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w}`).pluck().get(...params) as number);
-    const first = q.sort?.[0];
-    if (first && Object.hasOwn(GROUP_SORTS, first.field) && q.limit !== undefined) {
-      compileSort(q.sort, CHECKIN_FIELDS, 'c.id'); // the same checks (7 naming sort.<i>)
-      return { rows: this.groupPage(q, first as SortKey & { field: keyof typeof GROUP_SORTS }, w, params), count };
-    }
     const orderBy = compileSort(q.sort, CHECKIN_FIELDS, 'c.id');
     const offset = q.offset ?? 0;
     const paged = q.limit !== undefined || offset > 0;
@@ -161,20 +147,6 @@ export class CheckinStore {
       : `SELECT c.* FROM checkins c WHERE ${w} ORDER BY ${orderBy}`;
     const rows = this.query(sql).all(...params, ...(paged ? [q.limit ?? -1, offset] : [])) as CheckinRow[];
     return { rows, count };
-  }
-
-  /** A page sorted first by employee (full name) or form (label): read by groups of that key (name-groups.ts). */
-  private groupPage(q: CheckinQuery, first: SortKey & { field: keyof typeof GROUP_SORTS }, w: string, params: unknown[]): CheckinRow[] {
-    const g = GROUP_SORTS[first.field];
-    const counts = this.query(`SELECT c.${g.column} AS k, COUNT(*) AS n FROM checkins c WHERE ${w} GROUP BY c.${g.column}`).all(...params) as Array<{ k: number | null; n: number }>;
-    const ids = counts.map((x) => x.k).filter((k): k is number => k !== null);
-    const names = new Map((ids.length ? (this.query(g.names).all(JSON.stringify(ids)) as Array<{ id: number; name: string | null }>) : []).map((r) => [r.id, r.name]));
-    const groups = counts.map((x) => ({ ...x, name: x.k === null ? null : (names.get(x.k) ?? null) }));
-    const rest = compileSort(q.sort!.slice(1), CHECKIN_FIELDS, 'c.id');
-    return groupReads(groups, !!first.descending, q.offset ?? 0, q.limit!).flatMap((read) => {
-      const term = keysTerm(`c.${g.column}`, read.keys);
-      return this.query(`SELECT c.* FROM checkins c WHERE ${w} AND ${term.sql} ORDER BY ${rest} LIMIT ? OFFSET ?`).all(...params, ...term.params, read.take, read.skip) as CheckinRow[];
-    });
   }
 
   private query(sql: string): Statement {

@@ -25,6 +25,16 @@ export type FieldMap = Readonly<Record<string, FieldSpec>>;
 /** `x IN` this, with the list bound as one JSON array parameter. */
 export const JSON_LIST = '(SELECT value FROM json_each(?))';
 
+/**
+ * `sql` contains `text` (case-insensitive for ASCII, as LIKE is): the term and its pattern. The
+ * ESCAPE clause only when the text holds a wildcard or the escape character: SQLite matches a
+ * pattern without it about a third faster, and a contains filter tests every row of a selection.
+ */
+export function containsTerm(sql: string, text: string): { sql: string; param: string } {
+  if (!/[\\%_]/.test(text)) return { sql: `${sql} LIKE ?`, param: `%${text}%` };
+  return { sql: `${sql} LIKE ? ESCAPE '\\'`, param: `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%` };
+}
+
 export interface Compiled {
   sql: string;
   params: unknown[];
@@ -105,9 +115,9 @@ function compile(c: Condition, path: string, opts: CompileOptions, params: unkno
     case 'contains': {
       const spec = resolve(c.field, path, opts, params);
       if (spec.kind !== 'string') throw invalidParams([{ parameter: `${path}.field`, error: `contains needs a text field; ${c.field} is a ${spec.kind}` }]);
-      const sql = use(spec, params);
-      params.push(`%${c.value.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-      return `${sql} LIKE ? ESCAPE '\\'`;
+      const term = containsTerm(use(spec, params), c.value);
+      params.push(term.param);
+      return term.sql;
     }
     case 'in': {
       const spec = resolve(c.field, path, opts, params);

@@ -6,6 +6,7 @@ import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
 import type { GeoSnapshot } from './geo.ts';
+import { containsTerm } from './conditions.ts';
 import { groupReads } from './name-groups.ts';
 
 export interface FormRow {
@@ -125,8 +126,6 @@ const PERIOD_COLUMNS: Record<FormPeriod, FormOrderKey> = {
 /** Task order keys with an index over (user_id, key) for tasks (migration 006), as that index spells them. */
 const TASK_ORDERED: Partial<Record<FormOrderKey, string>> = { task_label: 't.label COLLATE NOCASE', task_from: 't.from_time' };
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-
 export class FormStore {
   private getStmt;
   private byTaskStmt;
@@ -239,8 +238,9 @@ export class FormStore {
       for (const [k, v] of Object.entries(q.text) as Array<[FormTextFilter, string]>) {
         const c = COLUMNS[k];
         needsTask ||= !!c.t;
-        where.push(`${c.sql} LIKE ? ESCAPE '\\'`);
-        params.push(like(v));
+        const term = containsTerm(c.sql, v);
+        where.push(term.sql);
+        params.push(term.param);
       }
       for (const [k, p] of Object.entries(q.periods) as Array<[FormPeriod, { from: number; to: number }]>) {
         const c = COLUMNS[PERIOD_COLUMNS[k]];

@@ -1,12 +1,10 @@
 /**
- * Pages of a list ordered first by a name looked up through a key column (a check-in's employee or
- * form, a task form's tracker's employee): rows of one key are neighbours in that order, so the
- * caller counts the matching rows per key (one pass over an index), these functions put the keys in
+ * Pages of a list ordered first by a name looked up through a key column (task/form/list by its
+ * tracker's employee): rows of one key are neighbours in that order, so the caller counts the matching rows per key (one pass over an index), these functions put the keys in
  * the order SQLite's `ORDER BY name COLLATE NOCASE` gives, and only the groups a page touches are
  * read, each in the list's remaining order. The same rows as ORDER BY the name subquery, without
  * evaluating it for every matching row.
  */
-import { JSON_LIST } from './conditions.ts';
 
 /** The matching rows of one key (null: rows without one) and the key's name (null: none). */
 export interface KeyGroup {
@@ -55,11 +53,4 @@ export function groupReads(groups: KeyGroup[], descending: boolean, offset: numb
     skip = 0;
   }
   return reads;
-}
-
-/** SQL matching the rows of a read's keys in `column`, with its parameters (the non-null keys as one JSON list). */
-export function keysTerm(column: string, keys: Array<number | null>): { sql: string; params: unknown[] } {
-  const nonNull = keys.filter((k) => k !== null);
-  const terms = [...(nonNull.length ? [`${column} IN ${JSON_LIST}`] : []), ...(keys.includes(null) ? [`${column} IS NULL`] : [])];
-  return { sql: `(${terms.join(' OR ')})`, params: nonNull.length ? [JSON.stringify(nonNull)] : [] };
 }

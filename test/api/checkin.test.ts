@@ -161,6 +161,23 @@ describe('checkin/list', () => {
     await s.call('employee/delete', { hash: ann.hash, employee_id: e2.body.id });
   });
 
+  it('the employee and form sorts follow a renamed or deleted employee and a deleted form', async () => {
+    const e2 = await s.call('employee/create', { hash: ann.hash, employee: { first_name: 'Bea', last_name: 'Able', tracker_id: t2 }, force_reassign: true });
+    const f2 = addForm(s, ann.id, { label: 'Zulu' });
+    const mine = await createCheckin(deps, { trackerId: t2, location: { lat: 10, lng: 10 }, fileIds: [], formId: f2 });
+    const first = async (sort: string) => (await listed({ sort: [sort], limit: 1 }))[0];
+    expect([await first('employee=asc'), await first('form=desc')]).toEqual([ids.b, mine]); // no employee first; 'Zulu' last
+    const upd = await s.call('employee/update', { hash: ann.hash, employee: { id: e2.body.id, first_name: 'Zyta', last_name: 'Zimmer', tracker_id: t2 } });
+    expect(upd.body.success).toBe(true);
+    expect(await first('employee=desc')).toBe(mine);
+    await s.call('employee/delete', { hash: ann.hash, employee_id: e2.body.id });
+    expect(await first('employee=desc')).toBe(ids.a); // mine has no employee name now
+    s.sql.prepare('DELETE FROM forms WHERE id = ?').run(f2);
+    expect(await first('form=desc')).toBe(ids.a);
+    expect((await listed({ sort: ['form=asc'], limit: 1 }))[0]).toBe(ids.b);
+    await s.call('checkin/delete', { hash: ann.hash, checkin_ids: [mine] });
+  });
+
   it('the location radius and the nearby places and zones (from the geofence index)', async () => {
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 20_000 } })).toEqual([ids.a, ids.b]);
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 10 } })).toEqual([ids.a]);

@@ -1,6 +1,6 @@
 /** Pages of a list ordered by a looked-up name, read by groups (src/store/name-groups.ts). */
 import { describe, expect, it } from 'vitest';
-import { groupReads, keysTerm } from '../../src/store/name-groups.ts';
+import { groupReads } from '../../src/store/name-groups.ts';
 
 describe('groupReads', () => {
   // Names as SQLite's NOCASE orders them: ASCII folded, then UTF-8 bytes ('Ä' after 'z'); no name first.
@@ -30,10 +30,5 @@ describe('groupReads', () => {
     ]);
     expect(groupReads(groups, false, 11, 5)).toEqual([]);
     expect(groupReads(groups, false, 0, 0)).toEqual([]);
-  });
-
-  it('keysTerm matches the keys, null as IS NULL', () => {
-    expect(keysTerm('c.k', [2, null])).toEqual({ sql: '(c.k IN (SELECT value FROM json_each(?)) OR c.k IS NULL)', params: ['[2]'] });
-    expect(keysTerm('c.k', [null])).toEqual({ sql: '(c.k IS NULL)', params: [] });
   });
 });
