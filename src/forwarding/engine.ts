@@ -6,6 +6,7 @@
  * event loop nor the API on it.
  */
 import type { Store } from '../store/index.ts';
+import { logRowsOf, type CommittedLog } from '../store/retranslators.ts';
 import { Forwarder, type ForwarderOptions } from './forwarder.ts';
 import { LogReader, type LogReaderOptions } from './log-reader.ts';
 import { forwardProtocol } from './protocols/index.ts';
@@ -52,6 +53,14 @@ export class ForwardingEngine {
   changed(): Promise<void> {
     this.syncing = this.syncing.then(() => this.sync()).catch(() => undefined);
     return this.syncing;
+  }
+
+  /**
+   * The writer's hand-off of a commit (docs/retranslators.md "Hand-off"): kept for the forwarders,
+   * which look at once. The store stays the record: a commit not handed off (or refused) is read from it.
+   */
+  offer(c: CommittedLog): void {
+    if (this.reader.offer({ from: c.from, to: c.to, rows: logRowsOf(c) })) this.poke();
   }
 
   /** New fixes were committed: caught-up forwarders look at once. */

@@ -30,8 +30,11 @@ export class LogReader {
   private kept = 0;
   /** Where each reader is (the seq it read up to): blocks every reader has passed go first. */
   private positions = new Map<object, number>();
-  /** Entries read from the store, and entries handed out: their ratio is the sharing (benchmarks). */
-  readonly counts = { read: 0, served: 0 };
+  /**
+   * Entries read from the store, entries handed out (their ratio is the sharing), and entries the
+   * writer handed off that were kept and refused (benchmarks).
+   */
+  readonly counts = { read: 0, served: 0, offered: 0, refused: 0 };
 
   constructor(
     private store: Store,
@@ -65,6 +68,33 @@ export class LogReader {
     return block;
   }
 
+  /**
+   * A block the writer handed off as it committed it (docs/retranslators.md "Hand-off"): kept like a
+   * block read from the store, so a caught-up forwarder takes its entries from memory. Its head is cut
+   * where a block read meanwhile already has it; it is refused when it would overlap a kept block
+   * otherwise, when the budget is full (the forwarders are behind: they read from the store, and
+   * blocks far ahead would only be evicted) or when no forwarder reads. True when kept.
+   */
+  offer(block: LogBlock): boolean {
+    let from = block.from;
+    let i = 0;
+    for (; i < this.blocks.length && this.blocks[i].to <= block.from; i++);
+    // kept blocks reaching into this one: it starts after them, unless one reaches past it or starts inside it
+    for (; i < this.blocks.length && this.blocks[i].from <= from && this.blocks[i].to < block.to; i++) from = Math.max(from, this.blocks[i].to);
+    const next = this.blocks[i];
+    const fits = !next || next.from >= block.to;
+    if (fits && this.positions.size && this.kept + block.rows.length > this.opts.keepRows) i -= this.dropPassed(i, this.kept + block.rows.length - this.opts.keepRows);
+    if (!fits || !this.positions.size || this.kept + block.rows.length > this.opts.keepRows) {
+      this.counts.refused += block.rows.length;
+      return false;
+    }
+    const rows = from === block.from ? block.rows : block.rows.slice(firstAfter(block.rows, from));
+    this.blocks.splice(i, 0, { from, to: block.to, rows });
+    this.kept += rows.length;
+    this.counts.offered += rows.length;
+    return true;
+  }
+
   /** The reader is gone (stopped, or reading on its own): it holds no block any more. */
   leave(reader: object): void {
     this.positions.delete(reader);
@@ -84,6 +114,21 @@ export class LogReader {
       if (this.blocks[i] !== keep) this.drop(i);
       else i++;
     }
+  }
+
+  /** Drops blocks before index `before` that every reader has passed, oldest first, until `rows` entries went; how many blocks went. */
+  private dropPassed(before: number, rows: number): number {
+    let min = Infinity;
+    for (const p of this.positions.values()) min = Math.min(min, p);
+    let gone = 0;
+    const until = this.kept - rows;
+    for (let i = 0; i < before - gone && this.kept > until; ) {
+      if (this.blocks[i].to <= min) {
+        this.drop(i);
+        gone++;
+      } else i++;
+    }
+    return gone;
   }
 
   private drop(i: number): void {

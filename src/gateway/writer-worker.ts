@@ -6,6 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openFixStore, type Synchronous } from '../store/fixes.ts';
 import type { PackedRows } from '../core/point.ts';
+import { BoundedSender, type ChannelEnd } from '../core/bounded-channel.ts';
+import type { CommittedLog } from '../store/retranslators.ts';
 
 interface Job {
   id: number;
@@ -25,6 +27,9 @@ const { fixes, close } = openFixStore(dbFile, synchronous);
 const BUSY_TRIES = 6;
 let busyTries = 0;
 
+/** The forwarding engine's hand-off (docs/retranslators.md "Hand-off"): each commit's log entries with their fixes. */
+let handOff: BoundedSender<CommittedLog> | null = null;
+
 let queue: Job[] = [];
 parentPort!.postMessage({ ready: true });
 let scheduled = false;
@@ -41,6 +46,9 @@ function commit(): void {
     );
     busyTries = 0;
     parentPort!.postMessage({ done: jobs.map((j) => j.id) });
+    // after the commit (the engine may read the same entries from the store at any time): a copy it can also read
+    const logged = fixes.logged;
+    if (logged && handOff) handOff.offer(logged, logged.attrs.length, [logged.values.buffer as ArrayBuffer]);
   } catch (e) {
     if ((e as { code?: string })?.code === 'SQLITE_BUSY' && ++busyTries < BUSY_TRIES) {
       queue = jobs.concat(queue);
@@ -55,8 +63,14 @@ function commit(): void {
   }
 }
 
-parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean }) => {
+parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean; handOff?: ChannelEnd }) => {
+  if (msg.handOff) {
+    handOff = new BoundedSender(msg.handOff);
+    fixes.handOff = true;
+    return;
+  }
   if (msg.close) {
+    handOff?.close();
     commit();
     close();
     parentPort!.postMessage({ closed: true });
