@@ -10,14 +10,14 @@ import { MessageChannel, type MessagePort, type Transferable } from 'node:worker
 /** One end, as it crosses to its thread (a port and the shared count are transferable/shareable). */
 export interface ChannelEnd {
   port: MessagePort;
-  /** [0]: units posted and not yet taken. */
+  /** [0]: units posted and not yet taken; [1]: messages being made (`making`). */
   shared: SharedArrayBuffer;
   limit: number;
 }
 
 export function boundedChannel(limit: number): { sender: ChannelEnd; receiver: ChannelEnd } {
   const { port1, port2 } = new MessageChannel();
-  const shared = new SharedArrayBuffer(4);
+  const shared = new SharedArrayBuffer(8);
   return { sender: { port: port1, shared, limit }, receiver: { port: port2, shared, limit } };
 }
 
@@ -30,6 +30,18 @@ export class BoundedSender<T> {
     this.pending = new Int32Array(end.shared);
     // a message the receiver never takes must not keep the sending thread alive
     end.port.unref();
+  }
+
+  /**
+   * A message is being made (its data may be visible to the receiver elsewhere before it is posted):
+   * the receiver sees it as on its way until `made`, which follows its `offer` (or the decision not to).
+   */
+  making(): void {
+    Atomics.add(this.pending, 1, 1);
+  }
+
+  made(): void {
+    Atomics.sub(this.pending, 1, 1);
   }
 
   /** Posts `msg` weighing `units` if the receiver keeps up; false (nothing posted) otherwise. */
@@ -48,8 +60,12 @@ export class BoundedSender<T> {
   }
 }
 
-/** Takes the messages; `units` says how much each weighed (as the sender counted it). */
-export function receive<T>(end: ChannelEnd, units: (msg: T) => number, take: (msg: T) => void): () => void {
+/**
+ * Takes the messages; `units` says how much each weighed (as the sender counted it). `pending`: units
+ * posted and not yet taken, plus messages being made (more is on its way when > 0); `stop` closes the
+ * channel.
+ */
+export function receive<T>(end: ChannelEnd, units: (msg: T) => number, take: (msg: T) => void): { pending: () => number; stop: () => void } {
   const pending = new Int32Array(end.shared);
   const on = (msg: T) => {
     Atomics.sub(pending, 0, units(msg));
@@ -57,8 +73,11 @@ export function receive<T>(end: ChannelEnd, units: (msg: T) => number, take: (ms
   };
   end.port.on('message', on);
   end.port.unref();
-  return () => {
-    end.port.off('message', on);
-    end.port.close();
+  return {
+    pending: () => Atomics.load(pending, 0) + Atomics.load(pending, 1),
+    stop: () => {
+      end.port.off('message', on);
+      end.port.close();
+    },
   };
 }

@@ -56,11 +56,12 @@ export class ForwardingEngine {
   }
 
   /**
-   * The writer's hand-off of a commit (docs/retranslators.md "Hand-off"): kept for the forwarders,
-   * which look at once. The store stays the record: a commit not handed off (or refused) is read from it.
+   * The writer's hand-off of a commit (docs/retranslators.md "Hand-off"): kept for the forwarders. The store stays the record: a commit not handed off (or refused) is read from it.
    */
   offer(c: CommittedLog): void {
-    if (this.reader.offer({ from: c.from, to: c.to, rows: logRowsOf(c) })) this.poke();
+    // no wake-up: a caught-up forwarder takes what came at its next poll, so a batch carries the
+    // commits of a poll interval (a batch per commit cost more per fix: a packet per tracker, a request)
+    this.reader.offer({ from: c.from, to: c.to, rows: logRowsOf(c) });
   }
 
   /** New fixes were committed: caught-up forwarders look at once. */

@@ -24,6 +24,12 @@ export interface LogReaderOptions {
 
 export const LOG_READER_DEFAULTS: LogReaderOptions = { blockRows: 2000, keepRows: 48_000 };
 
+/**
+ * How long a reader waits for entries the writer's hand-off has on their way before it reads them from
+ * the store after all (the store stays the record: a hand-off that never comes only delays).
+ */
+const HAND_OFF_WAIT_MS = 250;
+
 export class LogReader {
   /** Kept blocks in seq order. */
   private blocks: LogBlock[] = [];
@@ -36,10 +42,25 @@ export class LogReader {
    */
   readonly counts = { read: 0, served: 0, offered: 0, refused: 0 };
 
+  /** Fixes the writer's hand-off has posted and this thread not yet taken (wired by the engine's thread). */
+  private handOffPending: (() => number) | null = null;
+  /** The end of the latest hand-off (kept or refused), and since when a reader waits for more. */
+  private offeredTo = 0;
+  private waitingSince = 0;
+
   constructor(
     private store: Store,
     private opts: LogReaderOptions = LOG_READER_DEFAULTS,
   ) {}
+
+  /**
+   * Hand-offs come: a read of the store stops where the hand-offs end while more are on their way (for
+   * up to HAND_OFF_WAIT_MS), so entries committed a moment ago come from memory instead of being read
+   * just before their hand-off arrives (then refused as overlapping).
+   */
+  handOffFrom(pending: () => number): void {
+    this.handOffPending = pending;
+  }
 
   /**
    * The block holding the entries after `after` (some of its rows may be at or before `after`), read
@@ -56,7 +77,12 @@ export class LogReader {
     }
     const maxSeq = this.store.retranslators.maxSeq();
     // up to the next kept block, never into it
-    const upTo = Math.min(maxSeq, kept ? kept.from : maxSeq, after + this.opts.blockRows);
+    let upTo = Math.min(maxSeq, kept ? kept.from : maxSeq, after + this.opts.blockRows);
+    if (upTo > this.offeredTo && this.handOffPending?.()) {
+      const now = performance.now();
+      if (!this.waitingSince) this.waitingSince = now;
+      if (now - this.waitingSince < HAND_OFF_WAIT_MS) upTo = Math.min(upTo, Math.max(after, this.offeredTo));
+    } else this.waitingSince = 0;
     if (upTo <= after) return null;
     const read = this.store.retranslators.entries(after, upTo, this.opts.blockRows);
     const block: LogBlock = { from: after, to: read.to, rows: read.rows };
@@ -76,6 +102,8 @@ export class LogReader {
    * blocks far ahead would only be evicted) or when no forwarder reads. True when kept.
    */
   offer(block: LogBlock): boolean {
+    this.offeredTo = Math.max(this.offeredTo, block.to);
+    this.waitingSince = 0;
     let from = block.from;
     let i = 0;
     for (; i < this.blocks.length && this.blocks[i].to <= block.from; i++);

@@ -25,7 +25,8 @@ store.retranslators.lockWait(200);
 const engine = new ForwardingEngine(store, options);
 engine.start();
 // the writer's commits as it makes them: a caught-up retranslator forwards them without reading the store
-const stopHandOff = handOff ? receive<CommittedLog>(handOff, (c) => c.attrs.length, (c) => engine.offer(c)) : () => undefined;
+const handOffs = handOff ? receive<CommittedLog>(handOff, (c) => c.attrs.length, (c) => engine.offer(c)) : null;
+if (handOffs) engine.reader.handOffFrom(handOffs.pending);
 
 const priority = new PriorityGovernor(options, threadPriority);
 
@@ -44,7 +45,7 @@ parentPort!.on('message', async (m: { changed?: number; poke?: boolean; stop?: b
   if (m.poke) engine.poke();
   if (m.stop) {
     clearInterval(timer);
-    stopHandOff();
+    handOffs?.stop();
     await engine.stop();
     store.close();
     parentPort!.postMessage({ stopped: true });

@@ -39,17 +39,21 @@ function commit(): void {
   const jobs = queue;
   queue = [];
   if (!jobs.length) return;
+  // from before the commit until its hand-off is posted, the engine knows one is coming (and waits
+  // for it rather than read the same entries from the store)
+  handOff?.making();
   try {
     fixes.write(
       jobs.map((j) => j.rows),
       Date.now(),
     );
-    busyTries = 0;
-    parentPort!.postMessage({ done: jobs.map((j) => j.id) });
-    // after the commit (the engine may read the same entries from the store at any time): a copy it can also read
     const logged = fixes.logged;
     if (logged && handOff) handOff.offer(logged, logged.attrs.length, [logged.values.buffer as ArrayBuffer]);
+    handOff?.made();
+    busyTries = 0;
+    parentPort!.postMessage({ done: jobs.map((j) => j.id) });
   } catch (e) {
+    handOff?.made();
     if ((e as { code?: string })?.code === 'SQLITE_BUSY' && ++busyTries < BUSY_TRIES) {
       queue = jobs.concat(queue);
       if (!scheduled) {
