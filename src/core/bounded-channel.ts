@@ -44,6 +44,11 @@ export class BoundedSender<T> {
     Atomics.sub(this.pending, 1, 1);
   }
 
+  /** The receiver keeps up: a message would be posted now (a sender skips making one that would be dropped). */
+  hasRoom(): boolean {
+    return Atomics.load(this.pending, 0) < this.end.limit;
+  }
+
   /** Posts `msg` weighing `units` if the receiver keeps up; false (nothing posted) otherwise. */
   offer(msg: T, units: number, transfer: Transferable[] = []): boolean {
     if (Atomics.load(this.pending, 0) + units > this.end.limit) {

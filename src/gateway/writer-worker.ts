@@ -42,6 +42,8 @@ function commit(): void {
   // from before the commit until its hand-off is posted, the engine knows one is coming (and waits
   // for it rather than read the same entries from the store)
   handOff?.making();
+  // the engine keeps up: the commit's log entries are read back for it (behind, it reads them from the store)
+  fixes.handOff = handOff?.hasRoom() ?? false;
   try {
     fixes.write(
       jobs.map((j) => j.rows),
@@ -70,7 +72,6 @@ function commit(): void {
 parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean; handOff?: ChannelEnd }) => {
   if (msg.handOff) {
     handOff = new BoundedSender(msg.handOff);
-    fixes.handOff = true;
     return;
   }
   if (msg.close) {

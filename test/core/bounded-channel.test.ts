@@ -18,11 +18,13 @@ describe('bounded channel', () => {
     });
     expect(tx.offer([1, 2, 3, 4], 4)).toBe(true);
     expect(tx.offer([5, 6, 7, 8, 9, 10], 6)).toBe(true);
+    expect(tx.hasRoom()).toBe(false);
     expect(tx.offer([11], 1)).toBe(false);
     expect(tx.dropped).toBe(1);
     expect(rx.pending()).toBe(10);
     await new Promise<void>((r) => (arrived = () => got.length === 2 && r()));
     expect(rx.pending()).toBe(0);
+    expect(tx.hasRoom()).toBe(true);
     expect(tx.offer([12], 1)).toBe(true);
     await new Promise<void>((r) => (arrived = () => got.length === 3 && r()));
     expect(got).toEqual([[1, 2, 3, 4], [5, 6, 7, 8, 9, 10], [12]]);
