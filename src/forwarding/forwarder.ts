@@ -270,6 +270,8 @@ export class Forwarder {
       if (performance.now() - turn >= TURN_MS) {
         await new Promise((r) => setImmediate(r));
         turn = performance.now();
+        // stopped or failed meanwhile: nothing more is launched
+        continue;
       }
       if (!next && !caughtUp) {
         const r = this.read(readPos);
