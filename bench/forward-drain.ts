@@ -7,6 +7,12 @@
  * retranslator took to empty its backlog and the fixes/s, and the CPU time the engine used. On a
  * loaded machine compare figures of the same run (or runs back to back), not absolute numbers.
  *   node --import tsx bench/forward-drain.ts [--trackers 1000] [--fixes 200000] [--only wialon|json]
+ * `--live <fixes/s>`: no backlog first; the gateway's writer thread (FixWriter) commits while the engine
+ * runs (a fix per tracker in turn, submitted every 10 ms at that rate) and hands each commit off to the
+ * engine in memory over the same bounded channel as in the server (`--hand-off off`: no hand-off, the
+ * engine reads everything from the store); the fixes are packed and submitted in a thread of their own
+ * (forward-drain-feed.ts), so the engine's CPU is this thread's (Linux). `--poll <ms>`: how often a
+ * caught-up retranslator looks for new fixes (FSM_FORWARD_POLL_MS; the server's default is 100).
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,8 +26,23 @@ import { ForwardingEngine } from '../src/forwarding/engine.ts';
 import { bindTracker, createRetranslator } from '../src/forwarding/retranslators.ts';
 import { openFixStore } from '../src/store/fixes.ts';
 import { openStore } from '../src/store/index.ts';
+import { boundedChannel, receive } from '../src/core/bounded-channel.ts';
+import { HAND_OFF_ROWS } from '../src/forwarding/service.ts';
+import { startWorker } from '../src/gateway/worker-thread.ts';
+import type { CommittedLog } from '../src/store/retranslators.ts';
+import { readFileSync } from 'node:fs';
 
-const { values } = parseArgs({ options: { trackers: { type: 'string', default: '1000' }, fixes: { type: 'string', default: '200000' }, only: { type: 'string' } } });
+/** This (main) thread's CPU time in ms: utime + stime of its /proc task (clock ticks of 10 ms). */
+function threadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+const { values } = parseArgs({
+  options: { trackers: { type: 'string', default: '1000' }, fixes: { type: 'string', default: '200000' }, only: { type: 'string' }, live: { type: 'string' }, 'hand-off': { type: 'string', default: 'on' }, poll: { type: 'string', default: '20' } },
+});
+const live = values.live ? Number(values.live) : 0;
 const trackers = Number(values.trackers);
 const total = Number(values.fixes);
 
@@ -60,10 +81,12 @@ const writer = openFixStore(dbFile, 'NORMAL');
 const t0 = Date.UTC(2026, 10, 20);
 const attrs = JSON.stringify({ input: 3, output: 0, fuel: 35.5, power: 12.7, ignition: true });
 let written = 0;
-const fillStart = performance.now();
-for (let round = 0; written < total; round++) {
+/** The next `n` fixes: one per tracker in turn, a second apart per round. */
+function nextFixes(n: number) {
   const batches = [];
-  for (let i = 0; i < trackers && written < total; i++, written++) {
+  for (let k = 0; k < n && written < total; k++, written++) {
+    const i = written % trackers;
+    const round = Math.floor(written / trackers);
     const v = new Float64Array(ROW_WIDTH).fill(NaN);
     v[ROW.source] = sources[i];
     v[ROW.time] = t0 + round * 1000;
@@ -77,27 +100,55 @@ for (let round = 0; written < total; round++) {
     v[ROW.flags] = FLAG.valid;
     batches.push({ values: v, attrs: [attrs], latest: null });
   }
-  writer.fixes.write(batches, Date.now());
+  return batches;
 }
-writer.close();
-console.log(`backlog: ${written.toLocaleString('en')} fixes of ${trackers} trackers written in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; retranslators: ${kinds.join(', ')}`);
+const fillStart = performance.now();
+if (!live) {
+  while (written < total) writer.fixes.write(nextFixes(trackers), Date.now());
+  writer.close();
+  console.log(`backlog: ${written.toLocaleString('en')} fixes of ${trackers} trackers written in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; retranslators: ${kinds.join(', ')}`);
+}
 
 // forward: the engine over its own connection, as in its thread
 const engineStore = openStore(dbFile);
-const engine = new ForwardingEngine(engineStore, { backoffMinMs: 100, backoffMaxMs: 1000, timeoutMs: 30_000, pollMs: 20, refreshMs: 1000 });
+const engine = new ForwardingEngine(engineStore, { backoffMinMs: 100, backoffMaxMs: 1000, timeoutMs: 30_000, pollMs: Number(values.poll), refreshMs: 1000 });
+const handOff = values['hand-off'] !== 'off';
+writer.fixes.handOff = handOff;
 const cpu0 = process.cpuUsage();
 const start = performance.now();
 engine.start();
+await engine.changed();
 const done: Record<string, number> = {};
 const base = { ...got };
+let maxBehind = 0;
+const thread0 = threadCpuMs();
+if (live) {
+  writer.close();
+  const ch = handOff ? boundedChannel(HAND_OFF_ROWS) : null;
+  if (ch) engine.reader.handOffFrom(receive<CommittedLog>(ch.receiver, (c) => c.attrs.length, (c) => engine.offer(c)).pending);
+  const feed = startWorker(new URL('./forward-drain-feed.ts', import.meta.url), { dbFile, sources, rate: live, total, t0, attrs, handOff: ch?.sender }, { transferList: ch ? [ch.sender.port] : [] });
+  const took = await new Promise<number>((resolve, reject) => {
+    feed.on('error', reject);
+    feed.on('message', (m: { written: number; done?: number }) => {
+      written = m.written;
+      for (const k of kinds) maxBehind = Math.max(maxBehind, written - (got[k as keyof typeof got] - base[k as keyof typeof got]));
+      if (m.done !== undefined) resolve(m.done);
+    });
+  });
+  await feed.terminate();
+  console.log(`live: ${written.toLocaleString('en')} fixes of ${trackers} trackers committed at ${live.toLocaleString('en')} fixes/s in ${took.toFixed(1)} s, poll ${values.poll} ms, hand-off ${handOff ? 'on' : 'off'}; retranslators: ${kinds.join(', ')}; largest backlog seen ${maxBehind.toLocaleString('en')}`);
+}
 while (Object.keys(done).length < kinds.length && performance.now() - start < 300_000) {
   await new Promise((r) => setTimeout(r, 100));
   for (const k of kinds) if (done[k] === undefined && got[k as keyof typeof got] - base[k as keyof typeof got] >= written) done[k] = (performance.now() - start) / 1000;
 }
-const cpu = process.cpuUsage(cpu0);
+// the engine's thread alone where the writer thread ran beside it (live)
+const cpu = live ? { user: (threadCpuMs() - thread0) * 1000, system: 0 } : process.cpuUsage(cpu0);
+const counts = engine.reader.counts;
 await engine.stop();
 for (const k of kinds) console.log(`${k.padEnd(6)}: ${written.toLocaleString('en')} fixes in ${done[k]?.toFixed(1) ?? '>300'} s = ${done[k] ? Math.round(written / done[k]).toLocaleString('en') : '?'} fixes/s`);
 const cpuS = (cpu.user + cpu.system) / 1e6;
+console.log(`log entries: ${counts.read.toLocaleString('en')} read from the store, ${counts.offered.toLocaleString('en')} handed off (${counts.refused.toLocaleString('en')} refused)`);
 console.log(`engine CPU: ${cpuS.toFixed(1)} s over ${((performance.now() - start) / 1000).toFixed(1)} s wall (${Math.round((cpuS * 1e6) / (written * kinds.length))} µs per forwarded fix and retranslator); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 engineStore.close();
 store.close();

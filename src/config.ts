@@ -55,7 +55,7 @@ export interface Config {
   /** Uploaded files (docs/files.md): per-user storage, time to upload, sweep period. */
   files: { quotaBytes: number; uploadMinutes: number; sweepSeconds: number; uploadIdleSeconds: number };
   /** Retranslators (docs/retranslators.md): reconnect backoff, answer timeout, how often to look for new fixes. */
-  forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number; nice: number; urgentBacklog: number };
+  forwarding: { backoffMinMs: number; backoffMaxMs: number; timeoutMs: number; pollMs: number; nice: number; urgentBacklog: number; handOff: boolean };
   /** /metrics on the API port (docs/operations.md); with a token, scrapes need `Authorization: Bearer <token>`. */
   metrics: { enabled: boolean; token: string | null };
   /** Tracker reports (docs/reports.md): reports generated at once, queued or running per user, tries before failing. */
@@ -146,6 +146,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       pollMs: int(env, 'FSM_FORWARD_POLL_MS', 100, 1, 60_000),
       nice: int(env, 'FSM_FORWARD_NICE', 10, 0, 19),
       urgentBacklog: int(env, 'FSM_FORWARD_URGENT_BACKLOG', 100_000, 0, 1_000_000_000),
+      handOff: onOff(env, 'FSM_FORWARD_HANDOFF', true),
     },
     metrics: { enabled: onOff(env, 'FSM_METRICS', true), token: env.FSM_METRICS_TOKEN?.trim() || null },
     reports: { threads: int(env, 'FSM_REPORT_THREADS', 2, 1, 64), perUser: int(env, 'FSM_REPORTS_PER_USER', 15, 1, 10_000), attempts: int(env, 'FSM_REPORT_ATTEMPTS', 3, 1, 100) },

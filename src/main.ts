@@ -22,7 +22,8 @@ import { openStore } from './store/index.ts';
 import { BlobStore } from './files/blobs.ts';
 import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
-import { ForwardingService } from './forwarding/service.ts';
+import { ForwardingService, HAND_OFF_ROWS } from './forwarding/service.ts';
+import { boundedChannel } from './core/bounded-channel.ts';
 import { ReportQueue } from './reports/queue.ts';
 import { RetentionService } from './retention/retention.ts';
 import { CompactionService } from './retention/compaction.ts';
@@ -101,7 +102,11 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     log: (msg, data) => api.log.error(data ?? {}, msg),
   });
   // Retranslators: the forwarding engine in its own thread (src/forwarding, docs/retranslators.md).
-  const forwarding = new ForwardingService(config.dbFile, { ...config.forwarding, refreshMs: 1000, statusMs: 250 }, (m) => api.log.error(m));
+  // The writer hands each commit's forwarding log entries to it in memory (bounded: what the engine is
+  // too far behind to take, it reads from the store).
+  const handOff = config.forwarding.handOff ? boundedChannel(HAND_OFF_ROWS) : null;
+  const forwarding = new ForwardingService(config.dbFile, { ...config.forwarding, refreshMs: 1000, statusMs: 250 }, (m) => api.log.error(m), handOff?.receiver);
+  if (handOff) gateway.core.writer.handOff(handOff.sender);
   await forwarding.ready;
   (services as Services).forwarding = forwarding;
   gateway.core.writer.onCommitted = () => telemetry.soon();

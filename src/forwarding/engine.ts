@@ -6,6 +6,7 @@
  * event loop nor the API on it.
  */
 import type { Store } from '../store/index.ts';
+import { logRowsOf, type CommittedLog } from '../store/retranslators.ts';
 import { Forwarder, type ForwarderOptions } from './forwarder.ts';
 import { LogReader, type LogReaderOptions } from './log-reader.ts';
 import { forwardProtocol } from './protocols/index.ts';
@@ -52,6 +53,15 @@ export class ForwardingEngine {
   changed(): Promise<void> {
     this.syncing = this.syncing.then(() => this.sync()).catch(() => undefined);
     return this.syncing;
+  }
+
+  /**
+   * The writer's hand-off of a commit (docs/retranslators.md "Hand-off"): kept for the forwarders. The store stays the record: a commit not handed off (or refused) is read from it.
+   */
+  offer(c: CommittedLog): void {
+    // no wake-up: a caught-up forwarder takes what came at its next poll, so a batch carries the
+    // commits of a poll interval (a batch per commit cost more per fix: a packet per tracker, a request)
+    this.reader.offer({ from: c.from, to: c.to, rows: logRowsOf(c) });
   }
 
   /** New fixes were committed: caught-up forwarders look at once. */

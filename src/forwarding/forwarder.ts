@@ -34,6 +34,8 @@ const WINDOW = 4;
  * crash loses at most this much of acknowledgements, which are resent (at least once).
  */
 const CURSOR_FLUSH_MS = 1000;
+/** Longest a forwarder works before it lets the thread's other forwarders (and messages) run. */
+const TURN_MS = 5;
 
 type Settled = PromiseSettledResult<ForwardFix[]>[];
 
@@ -260,8 +262,17 @@ export class Forwarder {
     for (const b of this.bindings.values()) readPos = Math.min(readPos, b.cursor);
     let next: ForwardFix[] | null = null;
     let caughtUp = false;
+    let turn = performance.now();
     while (!this.stopped) {
       if (this.failed && !inFlight.length) throw this.failed;
+      // a turn of the thread lasts TURN_MS at most: reading and encoding several batches back to back
+      // (a window of them) kept the other retranslators' answers waiting, and the JSON one idle
+      if (performance.now() - turn >= TURN_MS) {
+        await new Promise((r) => setImmediate(r));
+        turn = performance.now();
+        // stopped or failed meanwhile: nothing more is launched
+        continue;
+      }
       if (!next && !caughtUp) {
         const r = this.read(readPos);
         readPos = r.pos;
@@ -280,10 +291,14 @@ export class Forwarder {
         caughtUp = false;
         // let the thread's other retranslators and messages run between batches
         await new Promise((r) => setImmediate(r));
+        turn = performance.now();
         continue;
       }
-      this.flushCursors();
-      await this.sleep(this.opts.pollMs);
+      // caught up: acknowledged cursors are written once a second at most, and a sleep ends when they are due
+      const due = this.flushedAt + CURSOR_FLUSH_MS - Date.now();
+      if (due <= 0) this.flushCursors();
+      await this.sleep(this.acked.size && due > 0 ? Math.min(this.opts.pollMs, due) : this.opts.pollMs);
+      turn = performance.now();
       caughtUp = false;
     }
   }

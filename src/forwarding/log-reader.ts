@@ -24,19 +24,43 @@ export interface LogReaderOptions {
 
 export const LOG_READER_DEFAULTS: LogReaderOptions = { blockRows: 2000, keepRows: 48_000 };
 
+/**
+ * How long a reader waits for entries the writer's hand-off has on their way before it reads them from
+ * the store after all (the store stays the record: a hand-off that never comes only delays).
+ */
+const HAND_OFF_WAIT_MS = 250;
+
 export class LogReader {
   /** Kept blocks in seq order. */
   private blocks: LogBlock[] = [];
   private kept = 0;
   /** Where each reader is (the seq it read up to): blocks every reader has passed go first. */
   private positions = new Map<object, number>();
-  /** Entries read from the store, and entries handed out: their ratio is the sharing (benchmarks). */
-  readonly counts = { read: 0, served: 0 };
+  /**
+   * Entries read from the store, entries handed out (their ratio is the sharing), and entries the
+   * writer handed off that were kept and refused (benchmarks).
+   */
+  readonly counts = { read: 0, served: 0, offered: 0, refused: 0 };
+
+  /** Fixes the writer's hand-off has posted and this thread not yet taken (wired by the engine's thread). */
+  private handOffPending: (() => number) | null = null;
+  /** The end of the latest hand-off (kept or refused), and since when a reader waits for more. */
+  private offeredTo = 0;
+  private waitingSince = 0;
 
   constructor(
     private store: Store,
     private opts: LogReaderOptions = LOG_READER_DEFAULTS,
   ) {}
+
+  /**
+   * Hand-offs come: a read of the store stops where the hand-offs end while more are on their way (for
+   * up to HAND_OFF_WAIT_MS), so entries committed a moment ago come from memory instead of being read
+   * just before their hand-off arrives (then refused as overlapping).
+   */
+  handOffFrom(pending: () => number): void {
+    this.handOffPending = pending;
+  }
 
   /**
    * The block holding the entries after `after` (some of its rows may be at or before `after`), read
@@ -53,7 +77,12 @@ export class LogReader {
     }
     const maxSeq = this.store.retranslators.maxSeq();
     // up to the next kept block, never into it
-    const upTo = Math.min(maxSeq, kept ? kept.from : maxSeq, after + this.opts.blockRows);
+    let upTo = Math.min(maxSeq, kept ? kept.from : maxSeq, after + this.opts.blockRows);
+    if (upTo > this.offeredTo && this.handOffPending?.()) {
+      const now = performance.now();
+      if (!this.waitingSince) this.waitingSince = now;
+      if (now - this.waitingSince < HAND_OFF_WAIT_MS) upTo = Math.min(upTo, Math.max(after, this.offeredTo));
+    } else this.waitingSince = 0;
     if (upTo <= after) return null;
     const read = this.store.retranslators.entries(after, upTo, this.opts.blockRows);
     const block: LogBlock = { from: after, to: read.to, rows: read.rows };
@@ -63,6 +92,35 @@ export class LogReader {
     this.kept += block.rows.length;
     this.evict(block);
     return block;
+  }
+
+  /**
+   * A block the writer handed off as it committed it (docs/retranslators.md "Hand-off"): kept like a
+   * block read from the store, so a caught-up forwarder takes its entries from memory. Its head is cut
+   * where a block read meanwhile already has it; it is refused when it would overlap a kept block
+   * otherwise, when the budget is full (the forwarders are behind: they read from the store, and
+   * blocks far ahead would only be evicted) or when no forwarder reads. True when kept.
+   */
+  offer(block: LogBlock): boolean {
+    this.offeredTo = Math.max(this.offeredTo, block.to);
+    this.waitingSince = 0;
+    let from = block.from;
+    let i = 0;
+    for (; i < this.blocks.length && this.blocks[i].to <= block.from; i++);
+    // kept blocks reaching into this one: it starts after them, unless one reaches past it or starts inside it
+    for (; i < this.blocks.length && this.blocks[i].from <= from && this.blocks[i].to < block.to; i++) from = Math.max(from, this.blocks[i].to);
+    const next = this.blocks[i];
+    const fits = !next || next.from >= block.to;
+    if (fits && this.positions.size && this.kept + block.rows.length > this.opts.keepRows) i -= this.dropPassed(i, this.kept + block.rows.length - this.opts.keepRows);
+    if (!fits || !this.positions.size || this.kept + block.rows.length > this.opts.keepRows) {
+      this.counts.refused += block.rows.length;
+      return false;
+    }
+    const rows = from === block.from ? block.rows : block.rows.slice(firstAfter(block.rows, from));
+    this.blocks.splice(i, 0, { from, to: block.to, rows });
+    this.kept += rows.length;
+    this.counts.offered += rows.length;
+    return true;
   }
 
   /** The reader is gone (stopped, or reading on its own): it holds no block any more. */
@@ -84,6 +142,21 @@ export class LogReader {
       if (this.blocks[i] !== keep) this.drop(i);
       else i++;
     }
+  }
+
+  /** Drops blocks before index `before` that every reader has passed, oldest first, until `rows` entries went; how many blocks went. */
+  private dropPassed(before: number, rows: number): number {
+    let min = Infinity;
+    for (const p of this.positions.values()) min = Math.min(min, p);
+    let gone = 0;
+    const until = this.kept - rows;
+    for (let i = 0; i < before - gone && this.kept > until; ) {
+      if (this.blocks[i].to <= min) {
+        this.drop(i);
+        gone++;
+      } else i++;
+    }
+    return gone;
   }
 
   private drop(i: number): void {

@@ -4,8 +4,16 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { EngineOptions } from './engine.ts';
+import type { ChannelEnd } from '../core/bounded-channel.ts';
 import type { PriorityOptions } from './priority.ts';
 import type { ForwardingControl, ForwardStatus } from './types.ts';
+
+/**
+ * Most fixes the writer's hand-off has on its way to the forwarding thread (not yet taken): a thread
+ * starved of CPU under a flood must not let messages pile up; what is not handed off is read from the
+ * store.
+ */
+export const HAND_OFF_ROWS = 20_000;
 
 /** Every worker thread starts through this entry (it registers the TypeScript loader). */
 const ENTRY = new URL('../../workers/ts-entry.mjs', import.meta.url);
@@ -18,8 +26,12 @@ export class ForwardingService implements ForwardingControl {
   readonly ready: Promise<void>;
   private stopped?: Promise<void>;
 
-  constructor(dbFile: string, options: EngineOptions & Partial<PriorityOptions> & { statusMs: number }, log: (msg: string) => void = () => undefined) {
-    this.worker = new Worker(ENTRY, { workerData: { dbFile, options: { nice: 0, urgentBacklog: 0, ...options }, nice: options.nice ?? 0, __entry: new URL('./thread.ts', import.meta.url).href } });
+  /** `handOff`: the receiving end of the writer's hand-off (src/main.ts wires the writer to the other end). */
+  constructor(dbFile: string, options: EngineOptions & Partial<PriorityOptions> & { statusMs: number }, log: (msg: string) => void = () => undefined, handOff?: ChannelEnd) {
+    this.worker = new Worker(ENTRY, {
+      workerData: { dbFile, options: { nice: 0, urgentBacklog: 0, ...options }, nice: options.nice ?? 0, handOff, __entry: new URL('./thread.ts', import.meta.url).href },
+      transferList: handOff ? [handOff.port] : [],
+    });
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
       this.worker.on('message', (m: { ready?: boolean }) => m.ready && resolve());

@@ -8,9 +8,11 @@ import { openStore } from '../store/index.ts';
 import { threadPriority } from '../core/thread-priority.ts';
 import { ForwardingEngine, type EngineOptions } from './engine.ts';
 import { PriorityGovernor, type PriorityOptions } from './priority.ts';
+import { receive, type ChannelEnd } from '../core/bounded-channel.ts';
+import type { CommittedLog } from '../store/retranslators.ts';
 
 // ts-entry lowered this thread to workerData.nice before this module ran
-const { dbFile, options } = workerData as { dbFile: string; options: EngineOptions & PriorityOptions & { statusMs: number } };
+const { dbFile, options, handOff } = workerData as { dbFile: string; options: EngineOptions & PriorityOptions & { statusMs: number }; handOff?: ChannelEnd };
 // named, so per-thread tools (top -H, bench/forward) tell its CPU apart; Linux only, else unnamed
 try {
   writeFileSync('/proc/thread-self/comm', 'fsm-forward');
@@ -22,6 +24,9 @@ const store = openStore(dbFile);
 store.retranslators.lockWait(200);
 const engine = new ForwardingEngine(store, options);
 engine.start();
+// the writer's commits as it makes them: a caught-up retranslator forwards them without reading the store
+const handOffs = handOff ? receive<CommittedLog>(handOff, (c) => c.attrs.length, (c) => engine.offer(c)) : null;
+if (handOffs) engine.reader.handOffFrom(handOffs.pending);
 
 const priority = new PriorityGovernor(options, threadPriority);
 
@@ -40,6 +45,7 @@ parentPort!.on('message', async (m: { changed?: number; poke?: boolean; stop?: b
   if (m.poke) engine.poke();
   if (m.stop) {
     clearInterval(timer);
+    handOffs?.stop();
     await engine.stop();
     store.close();
     parentPort!.postMessage({ stopped: true });

@@ -6,6 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openFixStore, type Synchronous } from '../store/fixes.ts';
 import type { PackedRows } from '../core/point.ts';
+import { BoundedSender, type ChannelEnd } from '../core/bounded-channel.ts';
+import type { CommittedLog } from '../store/retranslators.ts';
 
 interface Job {
   id: number;
@@ -25,6 +27,9 @@ const { fixes, close } = openFixStore(dbFile, synchronous);
 const BUSY_TRIES = 6;
 let busyTries = 0;
 
+/** The forwarding engine's hand-off (docs/retranslators.md "Hand-off"): each commit's log entries with their fixes. */
+let handOff: BoundedSender<CommittedLog> | null = null;
+
 let queue: Job[] = [];
 parentPort!.postMessage({ ready: true });
 let scheduled = false;
@@ -34,14 +39,23 @@ function commit(): void {
   const jobs = queue;
   queue = [];
   if (!jobs.length) return;
+  // from before the commit until its hand-off is posted, the engine knows one is coming (and waits
+  // for it rather than read the same entries from the store)
+  handOff?.making();
+  // the engine keeps up: the commit's log entries are read back for it (behind, it reads them from the store)
+  fixes.handOff = handOff?.hasRoom() ?? false;
   try {
     fixes.write(
       jobs.map((j) => j.rows),
       Date.now(),
     );
+    const logged = fixes.logged;
+    if (logged && handOff) handOff.offer(logged, logged.attrs.length, [logged.values.buffer as ArrayBuffer]);
+    handOff?.made();
     busyTries = 0;
     parentPort!.postMessage({ done: jobs.map((j) => j.id) });
   } catch (e) {
+    handOff?.made();
     if ((e as { code?: string })?.code === 'SQLITE_BUSY' && ++busyTries < BUSY_TRIES) {
       queue = jobs.concat(queue);
       if (!scheduled) {
@@ -55,8 +69,13 @@ function commit(): void {
   }
 }
 
-parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean }) => {
+parentPort!.on('message', (msg: { jobs?: Job[]; close?: boolean; handOff?: ChannelEnd }) => {
+  if (msg.handOff) {
+    handOff = new BoundedSender(msg.handOff);
+    return;
+  }
   if (msg.close) {
+    handOff?.close();
     commit();
     close();
     parentPort!.postMessage({ closed: true });

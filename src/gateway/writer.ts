@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from './worker-thread.ts';
 import type { DeviceRecord } from '../../protocols/types.ts';
 import { pack, type PackedRows } from './packing.ts';
+import type { ChannelEnd } from '../core/bounded-channel.ts';
 
 export class StoreUnavailable extends Error {}
 
@@ -89,6 +90,14 @@ export class FixWriter {
     const jobs = this.outbox;
     this.outbox = [];
     this.worker.postMessage({ jobs }, jobs.map((j) => j.rows.values.buffer as ArrayBuffer));
+  }
+
+  /**
+   * Hands each commit's forwarding log entries with their fixes to the other end's thread (the
+   * forwarding engine, wired in src/main.ts), from the next commit on.
+   */
+  handOff(end: ChannelEnd): void {
+    this.worker.postMessage({ handOff: end }, [end.port]);
   }
 
   /** Commit what is queued, then stop the thread. */

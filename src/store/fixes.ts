@@ -8,6 +8,7 @@ import type { DeviceStateRow } from './device-state.ts';
 import { emptyColumns, isGnssFix, trackPointsOf, ROW as F, ROW_WIDTH as COLS, type PackedRows } from '../core/point.ts';
 import { decodeFixChunk, type StoredFix } from '../core/fix-chunk.ts';
 import { TrackPointStore } from './track-points.ts';
+import type { CommittedLog } from './retranslators.ts';
 
 /** The writer's in-memory device state: the stored row with its attributes parsed. */
 type State = Omit<DeviceStateRow, 'source_id' | 'attrs'> & { attrs: Record<string, [unknown, number]> };
@@ -52,9 +53,17 @@ export class FixStore {
   private chunkDelete;
   private logHigh;
   private logDrop;
+  private logSince;
   private points: TrackPointStore;
   /** Latest state per source, kept in memory by the single writer (loaded on first touch). */
   private states = new Map<number, State>();
+  /**
+   * Keep what each commit appended to the forwarding log (`logged`) for the hand-off to the forwarding
+   * engine; off, a commit does no more than the triggers do.
+   */
+  handOff = false;
+  /** The last commit's log entries with their fixes, when it can be handed off (`CommittedLog`). */
+  logged: CommittedLog | null = null;
 
   constructor(private db: DB) {
     this.insertStmt = db.prepare(insertSql(1));
@@ -72,6 +81,7 @@ export class FixStore {
     // Reopened rows are no new data: the forwarding log entries their inserts logged go again.
     this.logHigh = db.prepare<[], number>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'forward_log'), 0)").pluck();
     this.logDrop = db.prepare('DELETE FROM forward_log WHERE source_id = ? AND seq > ?');
+    this.logSince = db.prepare<[number], [number, number]>('SELECT source_id, time FROM forward_log WHERE seq > ? ORDER BY seq').raw(true);
     this.points = new TrackPointStore(db);
     this.seenStmt = db.prepare('UPDATE sources SET last_seen = ?, first_seen = coalesce(first_seen, ?) WHERE id = ?');
     // What the telemetry core still has to process: the earliest new fix time per device (migration 009).
@@ -99,7 +109,12 @@ export class FixStore {
     const touched = new Set<number>();
     const earliest = new Map<number, number>();
     const newestBefore = new Map<number, number | null>();
+    // every row a new one (not at or before its device's newest fix): then each logged fix is stored as packed
+    let fresh = this.handOff;
+    let logFrom = 0;
+    this.logged = null;
     const run = this.db.transaction(() => {
+      if (fresh) logFrom = this.logHigh.get()!;
       const params: unknown[] = [];
       for (const b of batches) {
         const v = b.values;
@@ -112,7 +127,10 @@ export class FixStore {
           // Late data into compacted history: its chunk goes back to rows first, so the repeat of
           // an instant merges exactly as into an uncompacted row (compaction packs it again later).
           const last = this.state(sourceId).last_time;
-          if (last !== null && time <= last) this.reopen(sourceId, time);
+          if (last !== null && time <= last) {
+            fresh = false;
+            this.reopen(sourceId, time);
+          }
           params.push(sourceId, time, num(v[o + F.lat]), num(v[o + F.lng]), num(v[o + F.alt]), num(v[o + F.speed]), num(v[o + F.course]), num(v[o + F.satellites]), num(v[o + F.hdop]), num(v[o + F.precision]), flags, now, b.attrs[r], num(v[o + F.odometer]), num(v[o + F.hours]), num(v[o + F.fuelUsed]));
           if (params.length === ROWS_PER_INSERT * COLUMNS) {
             this.insertMany.run(params);
@@ -141,6 +159,7 @@ export class FixStore {
         const late = newest !== null && newest !== undefined && from <= newest;
         this.pendingStmt.run(id, from, late ? from : null, late ? 1 : 0);
       }
+      if (fresh) this.logged = this.committedLog(batches, logFrom, now);
     });
     try {
       // IMMEDIATE: the write lock is taken at BEGIN, where a busy database is waited for (busy
@@ -149,9 +168,35 @@ export class FixStore {
     } catch (e) {
       // The transaction rolled back: forget the in-memory states so they are read again from the file.
       for (const id of touched) this.states.delete(id);
+      this.logged = null;
       throw e;
     }
     return n;
+  }
+
+  /**
+   * The log entries after `from` (this transaction's) matched to the packed rows they were logged for,
+   * in order: the triggers log every row of a bound device, so entry k is the next row of its device
+   * and time. Null when nothing was logged or anything does not match (nothing is then handed off).
+   */
+  private committedLog(batches: PackedRows[], from: number, now: number): CommittedLog | null {
+    const to = this.logHigh.get()!;
+    if (to <= from) return null;
+    const entries = this.logSince.all(from);
+    if (entries.length !== to - from) return null;
+    const values = new Float64Array(entries.length * COLS);
+    const attrs: Array<string | null> = new Array(entries.length);
+    let k = 0;
+    for (const b of batches) {
+      const v = b.values;
+      for (let r = 0; r < b.attrs.length && k < entries.length; r++) {
+        const o = r * COLS;
+        if (v[o + F.source] !== entries[k][0] || v[o + F.time] !== entries[k][1]) continue;
+        values.set(v.subarray(o, o + COLS), k * COLS);
+        attrs[k++] = b.attrs[r];
+      }
+    }
+    return k === entries.length ? { from, to, received: now, values, attrs } : null;
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { DB } from './db.ts';
 import { FixChunkStore, type ChunkSpan, type StoredFix } from './fix-chunks.ts';
+import { ROW, ROW_WIDTH } from '../core/point.ts';
 
 export interface RetranslatorRow {
   id: number;
@@ -74,6 +75,37 @@ const LOG_COLS = `l.seq, l.source_id, l.time, f.lat, f.lng, f.alt, f.speed, f.co
 const fromChunk = (seq: number, sourceId: number, f: StoredFix): LogRow => [
   seq, sourceId, f.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, f.precision, f.flags, f.received, f.attrs, f.odometer, f.hours, f.fuel_used,
 ];
+
+/**
+ * The log entries one commit of the writer appended, with their fixes as the writer inserted them
+ * (the hand-off to the forwarding engine, docs/retranslators.md "Hand-off"): the entries (from, to],
+ * every one of them, in seq order; `values` the fixes in the writer's packed layout (`ROW`, a fix per
+ * entry), `attrs` their attribute texts, `received` the commit's arrival time. Only a commit whose
+ * every logged fix was a new row (no merge of a repeated instant, no late fix) is handed off: then
+ * the stored fix is exactly what was packed.
+ */
+export interface CommittedLog {
+  from: number;
+  to: number;
+  received: number;
+  values: Float64Array;
+  attrs: Array<string | null>;
+}
+
+const orNull = (v: number) => (Number.isNaN(v) ? null : v);
+
+/** The rows `entries` would read for a handed-off commit (the same members and values, `LOG` order). */
+export function logRowsOf(c: CommittedLog): LogRow[] {
+  const v = c.values;
+  const rows: LogRow[] = new Array(c.attrs.length);
+  for (let i = 0, o = 0; i < rows.length; i++, o += ROW_WIDTH) {
+    rows[i] = [
+      c.from + 1 + i, v[o + ROW.source], v[o + ROW.time], orNull(v[o + ROW.lat]), orNull(v[o + ROW.lng]), orNull(v[o + ROW.alt]), orNull(v[o + ROW.speed]), orNull(v[o + ROW.course]),
+      orNull(v[o + ROW.satellites]), orNull(v[o + ROW.hdop]), orNull(v[o + ROW.precision]), v[o + ROW.flags], c.received, c.attrs[i], orNull(v[o + ROW.odometer]), orNull(v[o + ROW.hours]), orNull(v[o + ROW.fuelUsed]),
+    ];
+  }
+  return rows;
+}
 
 const COLS = 'id, user_id, name, protocol_id, address, port, login, password, enabled, version, last_forwarded';
 
@@ -158,7 +190,9 @@ export class RetranslatorStore {
       ),
       lastForwarded: db.prepare('UPDATE retranslators SET last_forwarded = ? WHERE id = ?'),
       globalMin: db.prepare<[], number | null>('SELECT min(cursor) FROM retranslator_bindings').pluck(),
-      prune: db.prepare('DELETE FROM forward_log WHERE seq IN (SELECT seq FROM forward_log WHERE seq <= ? ORDER BY seq LIMIT ?)'),
+      // a range of seqs from the oldest entry on (half the work of deleting a LIMITed sub-select's seqs
+      // one by one: 0.35 against 0.65 µs per entry); gaps (entries dropped by a reopen) make a step smaller
+      prune: db.prepare('DELETE FROM forward_log WHERE seq <= min(?, coalesce((SELECT min(seq) FROM forward_log), 0) + ?)'),
     };
   }
 
@@ -303,7 +337,7 @@ export class RetranslatorStore {
       this.s.lastForwarded.run(lastFixTime, retranslatorId);
     })();
   }
-  /** Drops up to `limit` log entries every cursor has passed; answers how many. */
+  /** Drops the log entries every cursor has passed among the `limit` seqs from the oldest entry on (up to `limit`); answers how many. */
   prune(limit: number): number {
     const min = this.s.globalMin.get() ?? this.maxSeq();
     return this.s.prune.run(min, limit).changes;

@@ -13,6 +13,8 @@ export interface Received {
   speed: number | null;
   params: Record<string, string>;
   packet: 'D' | 'B';
+  /** The extended message as it came (without CRC). */
+  message: string;
 }
 
 /** CRC-16/ARC, bit by bit (poly 0x8005 reflected = 0xA001, init 0). */
@@ -31,7 +33,7 @@ const deg = (v: string, hemi: string) => {
   return (d + (n - d * 100) / 60) * (hemi === 'S' || hemi === 'W' ? -1 : 1);
 };
 
-function parseMessage(m: string): Omit<Received, 'unit' | 'packet'> {
+function parseMessage(m: string): Omit<Received, 'unit' | 'packet' | 'message'> {
   const f = m.split(';');
   if (f.length < 10) throw new Error(`short message ${m}`);
   const [date, time] = [f[0], f[1]];
@@ -117,7 +119,7 @@ export class WialonReceiver {
             }
             msg = body.slice(0, at);
           }
-          this.received.push({ unit, packet: 'D', ...parseMessage(msg) });
+          this.received.push({ unit, packet: 'D', message: msg, ...parseMessage(msg) });
           socket.write('#AD#1\r\n');
         } else {
           const n = (this.packets.get(unit) ?? 0) + 1;
@@ -135,7 +137,7 @@ export class WialonReceiver {
             socket.write('#AB#0\r\n');
             continue;
           }
-          for (const p of parts) this.received.push({ unit, packet: 'B', ...parseMessage(p) });
+          for (const p of parts) this.received.push({ unit, packet: 'B', message: p, ...parseMessage(p) });
           socket.write(`#AB#${parts.length}\r\n`);
         }
       }
