@@ -10,8 +10,8 @@ import { hiddenTrip } from '../../tracks/filter.ts';
 import type { Sheet, Row } from '../model.ts';
 import { word } from '../i18n.ts';
 import { inWindows } from '../time-filter.ts';
-import { columns, dataRow, pointsIn, totalRow, trackerDone, trackLine } from './sheets.ts';
-import { definePlugin, type PluginContext, type ReportTracker } from './types.ts';
+import { columns, dataRow, pointsIn, totalRow, trackLine } from './sheets.ts';
+import { definePerTrackerPlugin, type PluginContext, type ReportTracker } from './types.ts';
 
 const params = z.object({
   filter: z.boolean().default(true),
@@ -25,15 +25,13 @@ interface Totals {
   maxKmh: number;
 }
 
-export const tripsPlugin = definePlugin({
+export const tripsPlugin = definePerTrackerPlugin({
   id: 4,
   type: 'trips',
   params,
-  async generate(ctx, p) {
-    const { fmt, locale } = ctx;
-    const sheets: Sheet[] = [];
-    const all: Array<{ tracker: ReportTracker; t: Totals }> = [];
-    for (const [i, tracker] of ctx.trackers.entries()) {
+  perTracker: {
+    async tracker(ctx, tracker, p) {
+      const { fmt, locale } = ctx;
       const trips = tripsOf(ctx, tracker, p.filter);
       const t: Totals = { trips: trips.length, metres: 0, seconds: 0, maxKmh: 0 };
       const rows: Row[] = [];
@@ -61,13 +59,12 @@ export const tripsPlugin = definePlugin({
           }),
         );
       }
-      all.push({ tracker, t });
-      trackerDone(ctx, i);
-      if (!rows.length && p.hide_empty_tabs) continue;
+      const totals = { label: tracker.label, t };
+      if (!rows.length && p.hide_empty_tabs) return { sheet: null, totals };
       if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
       // The points of the trips only: from the first trip's start to the last one's end.
       const cols = trips.length ? ctx.store.tracks.columns(tracker.sourceId, trips[0].start_time, trips[trips.length - 1].end_time, false) : undefined;
-      sheets.push({
+      const sheet: Sheet = {
         header: tracker.label,
         entity_ids: [tracker.id],
         sections: [
@@ -80,10 +77,10 @@ export const tripsPlugin = definePlugin({
           },
           { type: 'text', header: word(locale, 'summary'), data: summaryLines(ctx, t) },
         ],
-      });
-    }
-    if (ctx.trackers.length > 1) sheets.unshift(summarySheet(ctx, all));
-    return sheets;
+      };
+      return { sheet, totals };
+    },
+    summary: summarySheet,
   },
 });
 
@@ -110,15 +107,15 @@ function summaryLines(ctx: PluginContext, t: Totals) {
   ];
 }
 
-function summarySheet(ctx: PluginContext, all: Array<{ tracker: ReportTracker; t: Totals }>): Sheet {
+function summarySheet(ctx: PluginContext, all: Array<{ label: string; t: Totals }>): Sheet {
   const { fmt, locale } = ctx;
   const sum: Totals = { trips: 0, metres: 0, seconds: 0, maxKmh: 0 };
-  const rows: Row[] = all.map(({ tracker, t }) => {
+  const rows: Row[] = all.map(({ label, t }) => {
     sum.trips += t.trips;
     sum.metres += t.metres;
     sum.seconds += t.seconds;
     sum.maxKmh = Math.max(sum.maxKmh, t.maxKmh);
-    return dataRow({ tracker: fmt.text(tracker.label), trips: fmt.number(t.trips), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) });
+    return dataRow({ tracker: fmt.text(label), trips: fmt.number(t.trips), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) });
   });
   rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), trips: fmt.number(sum.trips), length: fmt.distance(sum.metres), duration: fmt.duration(sum.seconds), max_speed: fmt.speed(sum.maxKmh), avg_speed: fmt.speed(avg(sum)) }));
   return {
