@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { extentDiagonalM } from '../../core/geo.ts';
+import { concatColumns, type PointColumns } from '../../core/point.ts';
 import { hiddenTrip } from '../../tracks/filter.ts';
 import type { Sheet, Row } from '../model.ts';
 import { word } from '../i18n.ts';
@@ -62,8 +63,7 @@ export const tripsPlugin = definePerTrackerPlugin({
       const totals = { label: tracker.label, t };
       if (!rows.length && p.hide_empty_tabs) return { sheet: null, totals };
       if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
-      // The points of the trips only: from the first trip's start to the last one's end.
-      const cols = trips.length ? ctx.store.tracks.columns(tracker.sourceId, trips[0].start_time, trips[trips.length - 1].end_time, false) : undefined;
+      const cols = trips.length ? tripPoints(ctx, tracker, trips) : undefined;
       const sheet: Sheet = {
         header: tracker.label,
         entity_ids: [tracker.id],
@@ -83,6 +83,29 @@ export const tripsPlugin = definePerTrackerPlugin({
     summary: summarySheet,
   },
 });
+
+/** Trips further apart than this are read as separate spans of points (a night, a day off between them). */
+const SPAN_GAP_MS = 4 * 3_600_000;
+
+/**
+ * The points of the trips' spans, read a span of nearby trips at a time: one read from the month's
+ * first trip to its last decoded every night and day off too (most of the trips report's reading;
+ * bench/reports). The spans hold every trip, so the points kept (pointsIn) are the same.
+ */
+function tripPoints(ctx: PluginContext, tracker: ReportTracker, trips: Array<{ start_time: number; end_time: number }>): PointColumns {
+  const parts: PointColumns[] = [];
+  let from = trips[0].start_time;
+  let to = trips[0].end_time;
+  for (const r of trips) {
+    if (r.start_time - to > SPAN_GAP_MS) {
+      parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+      from = r.start_time;
+    }
+    to = Math.max(to, r.end_time);
+  }
+  parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+  return parts.length === 1 ? parts[0] : concatColumns(parts);
+}
 
 const avg = (t: Totals) => (t.seconds ? (t.metres / 1000) / (t.seconds / 3600) : 0);
 
