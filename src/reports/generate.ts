@@ -116,16 +116,16 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       locale_info: p.locale_info,
       sheets: [],
     };
-    let json: string;
+    let gz: Buffer;
     if (split?.role === 'lead' && plugin.perTracker) {
       const entries = [...(await share(job, split.state)), ...(await gatherHelpers(split, () => stopping(task)))].sort((x, y) => x.index - y.index);
       if (!complete(entries, p.trackers.length)) throw new Error('a report thread sharing the trackers ended without its part');
-      json = mergedJson(ctx, plugin.perTracker, p.plugin, body, entries);
+      gz = mergedBody(ctx, plugin.perTracker, p.plugin, body, entries);
     } else {
       body.sheets = await plugin.generate(ctx, p.plugin as never);
-      json = JSON.stringify(body);
+      gz = gzipSync(JSON.stringify(body), BODY_GZIP);
     }
-    const done = store.reports.finish(row.id, gzipSync(json, { level: 1 }), now());
+    const done = store.reports.finish(row.id, gz, now());
     return done ? { kind: 'ready' } : { kind: 'gone' };
   } catch (e) {
     if (e instanceof Stopped) return { kind: 'stopped' };
@@ -162,24 +162,39 @@ async function share(job: Job, state: Int32Array): Promise<PartEntry[]> {
         return;
       }
       const part = await parts.tracker(ctx, tracker, p.plugin);
-      entries.push({ index, sheet: part.sheet ? JSON.stringify(part.sheet) : null, totals: part.totals });
+      entries.push({ index, sheet: part.sheet ? gzipSync(JSON.stringify(part.sheet), BODY_GZIP) : null, totals: part.totals });
     },
     (finished) => ctx.progress(finished / count),
   );
   return entries;
 }
 
+/** Bodies are gzip'd at level 1: written once, read a few times; speed matters more than size. */
+const BODY_GZIP = { level: 1 };
+const GZ_COMMA = gzipSync(',', BODY_GZIP);
+const GZ_END = gzipSync(']}', BODY_GZIP);
+
 /**
- * The body's JSON from the parts in tracker order: what JSON.stringify gives for the body with the
- * summary and the trackers' sheets (`sheets` is its last member; each sheet was serialized by the
- * thread that made it, so the lead never parses a helper's sheets).
+ * The gzip'd body from the parts in tracker order: gzip members one after another (gunzip reads
+ * them as one stream), which unzip to what JSON.stringify gives for the body with the summary and
+ * the trackers' sheets (`sheets` is its last member). Each sheet was serialized and gzip'd by the
+ * thread that made it: the lead neither parses a helper's sheets nor compresses the whole body
+ * alone after every part is done.
  */
-function mergedJson(ctx: PluginContext, parts: PerTracker<unknown, unknown>, params: unknown, body: ReportBody, entries: PartEntry[]): string {
+function mergedBody(ctx: PluginContext, parts: PerTracker<unknown, unknown>, params: unknown, body: ReportBody, entries: PartEntry[]): Buffer {
   const present = entries.filter((e) => !e.gone);
-  const sheets = present.flatMap((e) => (e.sheet === null ? [] : [e.sheet]));
-  if (present.length > 1) sheets.unshift(JSON.stringify(parts.summary(ctx, present.map((e) => e.totals), params)));
-  const head = JSON.stringify({ ...body, sheets: [] });
-  return `${head.slice(0, -2)}${sheets.join(',')}]}`;
+  const head = JSON.stringify({ ...body, sheets: [] }).slice(0, -2); // up to "sheets":[
+  const summary = present.length > 1 ? JSON.stringify(parts.summary(ctx, present.map((e) => e.totals), params)) : '';
+  const out: Uint8Array[] = [gzipSync(head + summary, BODY_GZIP)];
+  let first = !summary;
+  for (const e of present) {
+    if (e.sheet === null) continue;
+    if (!first) out.push(GZ_COMMA);
+    out.push(e.sheet);
+    first = false;
+  }
+  out.push(GZ_END);
+  return Buffer.concat(out);
 }
 
 function trackerOf(store: Store, id: number): ReportTracker | undefined {

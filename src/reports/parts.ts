@@ -30,12 +30,13 @@ export const helperDied = (state: Int32Array) => Atomics.store(state, FAILED, 1)
 export type SplitTask = { role: 'lead'; state: Int32Array; helpers: MessagePort[] } | { role: 'helper'; state: Int32Array; lead: MessagePort };
 
 /**
- * A tracker's part: its index in the report's tracker list, its sheet as JSON (null: left out), its
- * totals; `gone` for a tracker deleted before it was read (no sheet, not in the summary).
+ * A tracker's part: its index in the report's tracker list, its sheet as JSON gzip'd on its own (a
+ * gzip member of the body: null when left out), its totals; `gone` for a tracker deleted before it
+ * was read (no sheet, not in the summary).
  */
 export interface PartEntry {
   index: number;
-  sheet: string | null;
+  sheet: Uint8Array | null;
   totals: unknown;
   gone?: true;
 }
