@@ -13,6 +13,7 @@ import { startGateway, type Gateway } from './gateway/index.ts';
 import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
 import { createGeocoder, offlineTypes } from './geocoder/index.ts';
 import { UploadPool } from './imports/upload-pool.ts';
+import { EarlyXlsx } from './reports/render/early.ts';
 import { RenderPool } from './reports/render/pool.ts';
 import { createMailer } from './mail/mailer.ts';
 import { TelemetryScheduler } from './telemetry/scheduler.ts';
@@ -72,7 +73,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   const uploads = new UploadPool();
   // Report files (xlsx, pdf, csv) are rendered in their own worker too (src/reports/render).
   const reportFiles = new RenderPool();
-  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, reportFiles, geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
+  const services = { config, store, mailer: createMailer(config.mail), now: Date.now, chat, uploads, reportFiles, earlyXlsx: new EarlyXlsx(reportFiles), geocoder: createGeocoder(config.geocoder, { cache: store.geocache, warn: (m) => api.log.warn(m) }) };
   const first = await ensureFirstMaster(services);
   if (first) {
     const file = writeFirstPassword(config.dataDir, first);

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Offload } from '../tracks/points.ts';
 import type { UploadRunner } from '../imports/upload-pool.ts';
 import type { ReportFiles } from '../reports/render/index.ts';
+import type { EarlyXlsx } from '../reports/render/early.ts';
 import type { Config } from '../config.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -53,6 +54,8 @@ export interface Services {
   uploads?: UploadRunner;
   /** Report files (xlsx, pdf, csv) rendered off the event loop (src/reports/render/pool.ts); absent: on this thread. */
   reportFiles?: ReportFiles;
+  /** The xlsx of a big report started at its retrieve (src/reports/render/early.ts); absent: rendered at the download. */
+  earlyXlsx?: EarlyXlsx;
   /** The retranslators' forwarding engine (src/forwarding); absent: changes apply at its next look. */
   forwarding?: ForwardingControl;
   /** The report queue (src/reports/queue.ts): told of new reports; absent: they wait for its next start. */

@@ -163,6 +163,8 @@ const retrieve = defineCall({
   async handler({ services, owner, params }) {
     // Unzipped off the event loop and sent as bytes: the body is never parsed here.
     const json = await unzip(readyBody(services, owner, params.report_id));
+    // A big report's xlsx starts rendering now: its download mostly comes next (render/early.ts).
+    services.earlyXlsx?.retrieved(params.report_id, json);
     return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, json])));
   },
 });
@@ -174,8 +176,9 @@ const download = defineCall({
   params: z.object({ report_id: id, format: z.enum(['xls', 'xlsx', 'pdf']), headless: z.boolean().default(false) }),
   async handler({ services, owner, params }) {
     // The JSON goes to the render thread as bytes: parsed there, not on the event loop.
-    const json = await unzip(readyBody(services, owner, params.report_id));
-    const file = await (services.reportFiles ?? inlineReportFiles).render(params.format, json, { headless: params.headless });
+    const body = readyBody(services, owner, params.report_id);
+    const early = params.format !== 'pdf' ? services.earlyXlsx : undefined; // xls is answered with the xlsx
+    const file = early ? await early.xlsx(params.report_id, () => unzip(body)) : await (services.reportFiles ?? inlineReportFiles).render(params.format, await unzip(body), { headless: params.headless });
     return new FileAnswer(file.body, file.contentType, `${ownReport(services, owner, params.report_id).title}.${file.extension}`);
   },
 });
@@ -188,6 +191,7 @@ const remove = defineCall({
   params: reportId,
   handler({ services, owner, params }) {
     if (!services.store.reports.delete(owner.id, params.report_id)) throw new DomainError(204, {}, `Entity not found: report ${params.report_id}`);
+    services.earlyXlsx?.forget(params.report_id);
   },
 });
 

@@ -12,7 +12,9 @@ import { offlineGeocoder, type GeocoderService } from '../geocoder/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { Formatter } from './format.ts';
 import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
-import { PLUGINS, type PluginContext, type ReportTracker } from './plugins/index.ts';
+import { complete, gatherHelpers, helpWith, StoppedPart, takeTrackers, type PartEntry, type SplitTask } from './parts.ts';
+import { PLUGINS, type PluginContext, type ReportPlugin, type ReportTracker } from './plugins/index.ts';
+import type { PerTracker } from './plugins/types.ts';
 import { timeWindows } from './time-filter.ts';
 
 /** What report/tracker/generate stores with the report (`params`), also the list item's `parameters`. */
@@ -59,11 +61,13 @@ export interface ReportTask {
   offlineTypes?: readonly string[];
   /** Shared with the queue: 1 when the server stops (the report is queued again). */
   stop?: Int32Array;
+  /** Set when the report's trackers are shared among threads: this task's role (src/reports/parts.ts). */
+  split?: SplitTask;
 }
 
 export type ReportOutcome = { kind: 'ready' } | { kind: 'gone' } | { kind: 'stopped' } | { kind: 'failed'; error: string };
 
-class Stopped extends Error {}
+const Stopped = StoppedPart;
 
 /** Answers kept by the thread's offline geocoder (the API's default cache size). */
 const OFFLINE_CACHE = 10_000;
@@ -82,6 +86,124 @@ function storeOf(dbFile: string): Store {
 }
 
 export async function runReport(task: ReportTask, now: () => number = Date.now): Promise<ReportOutcome> {
+  const split = task.split;
+  if (split?.role === 'helper') {
+    let outcome: ReportOutcome = { kind: 'ready' };
+    // The lead hears how the share ended and reports for the whole report.
+    await helpWith(split, async () => {
+      const job = prepare(task);
+      if (!('ctx' in job)) {
+        outcome = job;
+        return [];
+      }
+      return share(job, split.state);
+    });
+    task.addresses?.close();
+    return outcome;
+  }
+  const job = prepare(task);
+  if (!('ctx' in job)) return job;
+  const { row, p, plugin, ctx, store } = job;
+  const tz = p.locale_info.time_zone;
+  try {
+    const body: ReportBody = {
+      id: row.id,
+      title: row.title,
+      created: formatDateTime(row.created, tz),
+      from: formatDateTime(row.from_time, tz),
+      to: formatDateTime(row.to_time, tz),
+      time_filter: p.time_filter,
+      locale_info: p.locale_info,
+      sheets: [],
+    };
+    let gz: Buffer;
+    if (split?.role === 'lead' && plugin.perTracker) {
+      const entries = [...(await share(job, split.state)), ...(await gatherHelpers(split, () => stopping(task)))].sort((x, y) => x.index - y.index);
+      if (!complete(entries, p.trackers.length)) throw new Error('a report thread sharing the trackers ended without its part');
+      gz = mergedBody(ctx, plugin.perTracker, p.plugin, body, entries);
+    } else {
+      body.sheets = await plugin.generate(ctx, p.plugin as never);
+      gz = gzipSync(JSON.stringify(body), BODY_GZIP);
+    }
+    const done = store.reports.finish(row.id, gz, now());
+    return done ? { kind: 'ready' } : { kind: 'gone' };
+  } catch (e) {
+    if (e instanceof Stopped) return { kind: 'stopped' };
+    return { kind: 'failed', error: (e as Error).message || String(e) };
+  } finally {
+    task.addresses?.close();
+    if (split?.role === 'lead') for (const port of split.helpers) port.close();
+  }
+}
+
+const stopping = (task: ReportTask) => task.stop !== undefined && Atomics.load(task.stop, 0) === 1;
+
+interface Job {
+  store: Store;
+  row: NonNullable<ReturnType<Store['reports']['byId']>>;
+  p: StoredParams;
+  plugin: ReportPlugin;
+  ctx: PluginContext;
+}
+
+/** The trackers this thread takes of a shared report, each part with its sheet as JSON. */
+async function share(job: Job, state: Int32Array): Promise<PartEntry[]> {
+  const { ctx, p, plugin, store } = job;
+  const parts = plugin.perTracker!;
+  const entries: PartEntry[] = [];
+  const count = p.trackers.length;
+  await takeTrackers(
+    state,
+    count,
+    async (index) => {
+      const tracker = trackerOf(store, p.trackers[index]);
+      if (!tracker) {
+        entries.push({ index, sheet: null, totals: null, gone: true });
+        return;
+      }
+      const part = await parts.tracker(ctx, tracker, p.plugin);
+      entries.push({ index, sheet: part.sheet ? gzipSync(JSON.stringify(part.sheet), BODY_GZIP) : null, totals: part.totals });
+    },
+    (finished) => ctx.progress(finished / count),
+  );
+  return entries;
+}
+
+/** Bodies are gzip'd at level 1: written once, read a few times; speed matters more than size. */
+const BODY_GZIP = { level: 1 };
+const GZ_COMMA = gzipSync(',', BODY_GZIP);
+const GZ_END = gzipSync(']}', BODY_GZIP);
+
+/**
+ * The gzip'd body from the parts in tracker order: gzip members one after another (gunzip reads
+ * them as one stream), which unzip to what JSON.stringify gives for the body with the summary and
+ * the trackers' sheets (`sheets` is its last member). Each sheet was serialized and gzip'd by the
+ * thread that made it: the lead neither parses a helper's sheets nor compresses the whole body
+ * alone after every part is done.
+ */
+function mergedBody(ctx: PluginContext, parts: PerTracker<unknown, unknown>, params: unknown, body: ReportBody, entries: PartEntry[]): Buffer {
+  const present = entries.filter((e) => !e.gone);
+  const head = JSON.stringify({ ...body, sheets: [] }).slice(0, -2); // up to "sheets":[
+  const summary = present.length > 1 ? JSON.stringify(parts.summary(ctx, present.map((e) => e.totals), params)) : '';
+  const out: Uint8Array[] = [gzipSync(head + summary, BODY_GZIP)];
+  let first = !summary;
+  for (const e of present) {
+    if (e.sheet === null) continue;
+    if (!first) out.push(GZ_COMMA);
+    out.push(e.sheet);
+    first = false;
+  }
+  out.push(GZ_END);
+  return Buffer.concat(out);
+}
+
+function trackerOf(store: Store, id: number): ReportTracker | undefined {
+  const t = store.trackers.getAny(id);
+  return t && !t.deleted ? { id, label: t.label, sourceId: t.source_id } : undefined;
+}
+
+/** The report's row, parameters, plugin and the context its plugin runs in; an outcome when there is nothing to run. */
+function prepare(task: ReportTask): Job | ReportOutcome {
   const store = storeOf(task.dbFile);
   const row = store.reports.byId(task.id);
   if (!row || row.state !== 'running') return { kind: 'gone' };
@@ -89,11 +211,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
   const plugin = PLUGINS.get(row.plugin_id);
   if (!plugin) return { kind: 'failed', error: `report plugin ${row.plugin_id} not found` };
   const tz = p.locale_info.time_zone;
-  const trackers: ReportTracker[] = [];
-  for (const id of p.trackers) {
-    const t = store.trackers.getAny(id);
-    if (t && !t.deleted) trackers.push({ id, label: t.label, sourceId: t.source_id });
-  }
+  const trackers = p.trackers.map((id) => trackerOf(store, id)).filter((t) => t !== undefined);
   let shown = 0;
   const local = task.offlineTypes?.includes(p.geocoder) ? (localGeocoder ??= offlineGeocoder(OFFLINE_CACHE)) : undefined;
   const memo = new Map<string, Promise<string>>();
@@ -152,24 +270,5 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       }
     },
   };
-  try {
-    const sheets = await plugin.generate(ctx, p.plugin as never);
-    const body: ReportBody = {
-      id: row.id,
-      title: row.title,
-      created: formatDateTime(row.created, tz),
-      from: formatDateTime(row.from_time, tz),
-      to: formatDateTime(row.to_time, tz),
-      time_filter: p.time_filter,
-      locale_info: p.locale_info,
-      sheets,
-    };
-    const done = store.reports.finish(row.id, gzipSync(JSON.stringify(body), { level: 1 }), now());
-    return done ? { kind: 'ready' } : { kind: 'gone' };
-  } catch (e) {
-    if (e instanceof Stopped) return { kind: 'stopped' };
-    return { kind: 'failed', error: (e as Error).message || String(e) };
-  } finally {
-    task.addresses?.close();
-  }
+  return { store, row, p, plugin, ctx };
 }

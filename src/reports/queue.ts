@@ -11,7 +11,9 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import type { Store } from '../store/index.ts';
-import type { AddressAnswer, AddressAsk, ReportOutcome, ReportTask } from './generate.ts';
+import type { AddressAnswer, AddressAsk, ReportOutcome, ReportTask, StoredParams } from './generate.ts';
+import { helperDied, newSplitState } from './parts.ts';
+import { PLUGINS } from './plugins/index.ts';
 
 /** What the API needs of the queue: to be told of a new report. */
 export interface ReportRunner {
@@ -111,16 +113,20 @@ export class ReportQueue implements ReportRunner {
   }
 
   private async generate(id: number): Promise<void> {
-    const { port1, port2 } = new MessageChannel();
-    // Batches are answered one after another, a slice at a time (answer below).
-    let answering = Promise.resolve();
-    port1.on('message', (asks: AddressAsk[]) => {
-      answering = answering.then(() => this.answer(port1, asks));
-    });
-    const task: ReportTask = { dbFile: this.opts.dbFile, id, stop: this.stop, addresses: port2, offlineTypes: this.opts.offlineTypes };
+    // A report of independent trackers (the plugin's `perTracker`) is shared with helper tasks, one
+    // per further thread: its trackers are generated on every core (src/reports/parts.ts). The lead
+    // goes first into the pool, so it runs even when the helpers wait for a thread.
+    const helpers = this.helpersFor(id);
+    const state = helpers ? newSplitState() : undefined;
+    const links = Array.from({ length: helpers }, () => new MessageChannel());
+    const lead = this.run({ dbFile: this.opts.dbFile, id, stop: this.stop, offlineTypes: this.opts.offlineTypes, ...(state ? { split: { role: 'lead', state, helpers: links.map((l) => l.port1) } } : {}) }, links.map((l) => l.port1));
+    for (const l of links) {
+      // A helper's outcome is the lead's to report; a helper whose thread died fails the report there.
+      this.run({ dbFile: this.opts.dbFile, id, stop: this.stop, offlineTypes: this.opts.offlineTypes, split: { role: 'helper', state: state!, lead: l.port2 } }, [l.port2]).catch(() => helperDied(state!));
+    }
     let outcome: ReportOutcome;
     try {
-      outcome = (await this.pool.run(task, { transferList: [port2] })) as ReportOutcome;
+      outcome = await lead;
     } catch (e) {
       // The worker died (out of its heap, or destroyed by close): tried again up to maxAttempts.
       if (this.closed) return;
@@ -130,13 +136,33 @@ export class ReportQueue implements ReportRunner {
       else this.store.reports.requeue(id, false);
       return;
     }
-    finally {
-      port1.close();
-    }
     if (outcome.kind === 'failed') {
       this.opts.log?.('report failed', { report: id, error: outcome.error });
       this.store.reports.fail(id, outcome.error, this.now());
     } else if (outcome.kind === 'stopped') this.store.reports.requeue(id, true);
+  }
+
+  /** Helper tasks for a report: one per further thread when its plugin's trackers are independent and it has several. */
+  private helpersFor(id: number): number {
+    const row = this.store.reports.byId(id);
+    if (!row || !PLUGINS.get(row.plugin_id)?.perTracker) return 0;
+    const trackers = (JSON.parse(row.params) as StoredParams).trackers.length;
+    return Math.max(0, Math.min(this.opts.threads, trackers) - 1);
+  }
+
+  /** One task of a report in the pool, with a port of its own for address asks. */
+  private async run(task: Omit<ReportTask, 'addresses'>, transfer: MessagePort[]): Promise<ReportOutcome> {
+    const { port1, port2 } = new MessageChannel();
+    // Batches are answered one after another, a slice at a time (answer below).
+    let answering = Promise.resolve();
+    port1.on('message', (asks: AddressAsk[]) => {
+      answering = answering.then(() => this.answer(port1, asks));
+    });
+    try {
+      return (await this.pool.run({ ...task, addresses: port2 }, { transferList: [port2, ...transfer] })) as ReportOutcome;
+    } finally {
+      port1.close();
+    }
   }
 
   /**

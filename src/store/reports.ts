@@ -111,7 +111,8 @@ export class ReportStore {
     this.deleteStmt = db.prepare('DELETE FROM reports WHERE id = ? AND owner_id = ?');
     this.nextStmt = db.prepare<[number], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE state = 'queued' ORDER BY id LIMIT ?`);
     this.startStmt = db.prepare("UPDATE reports SET state = 'running', attempts = attempts + 1, percent = 0 WHERE id = ? AND state = 'queued'");
-    this.percentStmt = db.prepare("UPDATE reports SET percent = ? WHERE id = ? AND state = 'running' AND percent <> ?");
+    // Only up: the threads sharing a report's trackers (src/reports/parts.ts) each write what they saw.
+    this.percentStmt = db.prepare("UPDATE reports SET percent = ? WHERE id = ? AND state = 'running' AND percent < ?");
     this.finishStmt = db.prepare("UPDATE reports SET state = 'ready', percent = 100, body = ?, finished = ? WHERE id = ? AND state = 'running'");
     this.failStmt = db.prepare("UPDATE reports SET state = 'failed', percent = 100, error = ?, finished = ? WHERE id = ? AND state IN ('queued', 'running')");
     this.requeueStmt = db.prepare("UPDATE reports SET state = 'queued', percent = 0, attempts = attempts - ? WHERE id = ? AND state = 'running'");

@@ -16,8 +16,8 @@ import type { StepColumns } from '../../store/reports.ts';
 import type { Row, Sheet } from '../model.ts';
 import { word } from '../i18n.ts';
 import { inWindows } from '../time-filter.ts';
-import { columns, dataRow, totalRow, trackerDone } from './sheets.ts';
-import { definePlugin, type PluginContext, type ReportTracker } from './types.ts';
+import { columns, dataRow, totalRow } from './sheets.ts';
+import { definePerTrackerPlugin, type PluginContext } from './types.ts';
 
 /** A silence this long ends a stretch (the gap after which the core sees interval mode). */
 const GAP_MS = DEFAULT_SETTINGS.intervalModeGapSeconds * 1000;
@@ -87,23 +87,21 @@ export function violationsIn(c: StepColumns, limitKmh: number): Violation[] {
 }
 
 interface Totals {
-  tracker: ReportTracker;
+  label: string;
   count: number;
   seconds: number;
   maxKmh: number;
 }
 
-export const speedViolationsPlugin = definePlugin({
+export const speedViolationsPlugin = definePerTrackerPlugin({
   id: 27,
   type: 'speed_violations',
   params,
-  async generate(ctx, p) {
-    const { fmt, locale } = ctx;
-    const sheets: Sheet[] = [];
-    const all: Totals[] = [];
-    for (const [i, tracker] of ctx.trackers.entries()) {
+  perTracker: {
+    async tracker(ctx, tracker, p) {
+      const { fmt, locale } = ctx;
       const rows: Row[] = [];
-      const t: Totals = { tracker, count: 0, seconds: 0, maxKmh: 0 };
+      const t: Totals = { label: tracker.label, count: 0, seconds: 0, maxKmh: 0 };
       for (const v of violationsIn(ctx.store.reportData.stepColumns(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
         const s = (v.end - v.start) / 1000;
         if (s < p.min_duration_minutes * 60 || !inWindows(ctx.windows, v.start)) continue;
@@ -122,11 +120,9 @@ export const speedViolationsPlugin = definePlugin({
           }),
         );
       }
-      all.push(t);
-      trackerDone(ctx, i);
-      if (!t.count && p.hide_empty_tabs) continue;
+      if (!t.count && p.hide_empty_tabs) return { sheet: null, totals: t };
       if (t.count) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh) }));
-      sheets.push({
+      const sheet: Sheet = {
         header: tracker.label,
         entity_ids: [tracker.id],
         sections: [
@@ -147,17 +143,17 @@ export const speedViolationsPlugin = definePlugin({
             ],
           },
         ],
-      });
-    }
-    if (ctx.trackers.length > 1) sheets.unshift(summarySheet(ctx, all));
-    return sheets;
+      };
+      return { sheet, totals: t };
+    },
+    summary: (ctx, all) => summarySheet(ctx, all),
   },
 });
 
 function summarySheet(ctx: PluginContext, all: Totals[]): Sheet {
   const { fmt, locale } = ctx;
   const speed = (t: { count: number; maxKmh: number }) => (t.count ? fmt.speed(t.maxKmh) : fmt.text(''));
-  const rows: Row[] = all.map((t) => dataRow({ tracker: fmt.text(t.tracker.label), count: fmt.number(t.count), duration: fmt.duration(t.seconds), max_speed: speed(t) }));
+  const rows: Row[] = all.map((t) => dataRow({ tracker: fmt.text(t.label), count: fmt.number(t.count), duration: fmt.duration(t.seconds), max_speed: speed(t) }));
   const sum = { count: all.reduce((n, t) => n + t.count, 0), seconds: all.reduce((n, t) => n + t.seconds, 0), maxKmh: Math.max(0, ...all.map((t) => t.maxKmh)) };
   rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), count: fmt.number(sum.count), duration: fmt.duration(sum.seconds), max_speed: speed(sum) }));
   return { header: word(locale, 'summary'), entity_ids: [], sections: [{ type: 'table', header: word(locale, 'summary'), columns: columns(locale, [['tracker', 'tracker', 4], ['count', 'violations', 1], ['duration', 'total_duration', 2], ['max_speed', 'max_speed', 2]]), rows }] };

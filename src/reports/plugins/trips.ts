@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { extentDiagonalM } from '../../core/geo.ts';
+import { concatColumns, type PointColumns } from '../../core/point.ts';
 import { hiddenTrip } from '../../tracks/filter.ts';
 import type { Sheet, Row } from '../model.ts';
 import { word } from '../i18n.ts';
 import { inWindows } from '../time-filter.ts';
-import { columns, dataRow, pointsIn, totalRow, trackerDone, trackLine } from './sheets.ts';
-import { definePlugin, type PluginContext, type ReportTracker } from './types.ts';
+import { columns, dataRow, pointsIn, totalRow, trackLine } from './sheets.ts';
+import { definePerTrackerPlugin, type PluginContext, type ReportTracker } from './types.ts';
 
 const params = z.object({
   filter: z.boolean().default(true),
@@ -25,15 +26,13 @@ interface Totals {
   maxKmh: number;
 }
 
-export const tripsPlugin = definePlugin({
+export const tripsPlugin = definePerTrackerPlugin({
   id: 4,
   type: 'trips',
   params,
-  async generate(ctx, p) {
-    const { fmt, locale } = ctx;
-    const sheets: Sheet[] = [];
-    const all: Array<{ tracker: ReportTracker; t: Totals }> = [];
-    for (const [i, tracker] of ctx.trackers.entries()) {
+  perTracker: {
+    async tracker(ctx, tracker, p) {
+      const { fmt, locale } = ctx;
       const trips = tripsOf(ctx, tracker, p.filter);
       const t: Totals = { trips: trips.length, metres: 0, seconds: 0, maxKmh: 0 };
       const rows: Row[] = [];
@@ -61,13 +60,11 @@ export const tripsPlugin = definePlugin({
           }),
         );
       }
-      all.push({ tracker, t });
-      trackerDone(ctx, i);
-      if (!rows.length && p.hide_empty_tabs) continue;
+      const totals = { label: tracker.label, t };
+      if (!rows.length && p.hide_empty_tabs) return { sheet: null, totals };
       if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
-      // The points of the trips only: from the first trip's start to the last one's end.
-      const cols = trips.length ? ctx.store.tracks.columns(tracker.sourceId, trips[0].start_time, trips[trips.length - 1].end_time, false) : undefined;
-      sheets.push({
+      const cols = trips.length ? tripPoints(ctx, tracker, trips) : undefined;
+      const sheet: Sheet = {
         header: tracker.label,
         entity_ids: [tracker.id],
         sections: [
@@ -80,12 +77,35 @@ export const tripsPlugin = definePlugin({
           },
           { type: 'text', header: word(locale, 'summary'), data: summaryLines(ctx, t) },
         ],
-      });
-    }
-    if (ctx.trackers.length > 1) sheets.unshift(summarySheet(ctx, all));
-    return sheets;
+      };
+      return { sheet, totals };
+    },
+    summary: summarySheet,
   },
 });
+
+/** Trips further apart than this are read as separate spans of points (a night, a day off between them). */
+const SPAN_GAP_MS = 4 * 3_600_000;
+
+/**
+ * The points of the trips' spans, read a span of nearby trips at a time: one read from the month's
+ * first trip to its last decoded every night and day off too (most of the trips report's reading;
+ * bench/reports). The spans hold every trip, so the points kept (pointsIn) are the same.
+ */
+function tripPoints(ctx: PluginContext, tracker: ReportTracker, trips: Array<{ start_time: number; end_time: number }>): PointColumns {
+  const parts: PointColumns[] = [];
+  let from = trips[0].start_time;
+  let to = trips[0].end_time;
+  for (const r of trips) {
+    if (r.start_time - to > SPAN_GAP_MS) {
+      parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+      from = r.start_time;
+    }
+    to = Math.max(to, r.end_time);
+  }
+  parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+  return parts.length === 1 ? parts[0] : concatColumns(parts);
+}
 
 const avg = (t: Totals) => (t.seconds ? (t.metres / 1000) / (t.seconds / 3600) : 0);
 
@@ -110,15 +130,15 @@ function summaryLines(ctx: PluginContext, t: Totals) {
   ];
 }
 
-function summarySheet(ctx: PluginContext, all: Array<{ tracker: ReportTracker; t: Totals }>): Sheet {
+function summarySheet(ctx: PluginContext, all: Array<{ label: string; t: Totals }>): Sheet {
   const { fmt, locale } = ctx;
   const sum: Totals = { trips: 0, metres: 0, seconds: 0, maxKmh: 0 };
-  const rows: Row[] = all.map(({ tracker, t }) => {
+  const rows: Row[] = all.map(({ label, t }) => {
     sum.trips += t.trips;
     sum.metres += t.metres;
     sum.seconds += t.seconds;
     sum.maxKmh = Math.max(sum.maxKmh, t.maxKmh);
-    return dataRow({ tracker: fmt.text(tracker.label), trips: fmt.number(t.trips), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) });
+    return dataRow({ tracker: fmt.text(label), trips: fmt.number(t.trips), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) });
   });
   rows.push(totalRow({ tracker: fmt.text(word(locale, 'total')), trips: fmt.number(sum.trips), length: fmt.distance(sum.metres), duration: fmt.duration(sum.seconds), max_speed: fmt.speed(sum.maxKmh), avg_speed: fmt.speed(avg(sum)) }));
   return {

@@ -39,6 +39,24 @@ export interface CommonParams {
   hide_empty_tabs: boolean;
 }
 
+/** One tracker's part of a report: its sheet (null: left out, `hide_empty_tabs`) and its totals for the summary. */
+export interface TrackerPart<T> {
+  sheet: Sheet | null;
+  totals: T;
+}
+
+/**
+ * A report whose trackers are independent (issue 12, "Speed"): a sheet per tracker and a summary sheet
+ * over their totals. Its trackers can be generated in several report threads at once and merged in
+ * tracker order (src/reports/generate.ts); `generate` runs them one after another. Totals cross
+ * threads: plain data.
+ */
+export interface PerTracker<P, T> {
+  tracker(ctx: PluginContext, tracker: ReportTracker, params: P): Promise<TrackerPart<T>>;
+  /** The summary sheet, put first when the report has several trackers. */
+  summary(ctx: PluginContext, totals: T[], params: P): Sheet;
+}
+
 export interface ReportPlugin<S extends z.ZodType = z.ZodType> {
   id: number;
   /** The list item's `type`. */
@@ -50,8 +68,34 @@ export interface ReportPlugin<S extends z.ZodType = z.ZodType> {
   /** Ids the parameters name that must be the owner's (217 otherwise), e.g. zone_ids. */
   check?(store: Store, ownerId: number, params: z.infer<S>): void;
   generate(ctx: PluginContext, params: z.infer<S> & CommonParams): Promise<Sheet[]>;
+  /** Set when the trackers are independent: what `generate` runs, a tracker at a time. */
+  perTracker?: PerTracker<z.infer<S> & CommonParams, unknown>;
 }
 
 export function definePlugin<S extends z.ZodType>(p: ReportPlugin<S>): ReportPlugin<S> {
   return p;
+}
+
+/** A plugin of independent trackers: `generate` runs `perTracker` over the trackers in order. */
+export function definePerTrackerPlugin<S extends z.ZodType, T>(p: Omit<ReportPlugin<S>, 'generate' | 'perTracker'> & { perTracker: PerTracker<z.infer<S> & CommonParams, T> }): ReportPlugin<S> {
+  const parts = p.perTracker;
+  return {
+    ...p,
+    perTracker: parts as PerTracker<z.infer<S> & CommonParams, unknown>,
+    async generate(ctx, params) {
+      const done: Array<TrackerPart<T>> = [];
+      for (const [i, tracker] of ctx.trackers.entries()) {
+        done.push(await parts.tracker(ctx, tracker, params));
+        ctx.progress((i + 1) / ctx.trackers.length);
+      }
+      return withSummary(ctx, parts, params, done);
+    },
+  };
+}
+
+/** The trackers' sheets in order, led by the summary sheet when there are several trackers. */
+export function withSummary<P, T>(ctx: PluginContext, parts: PerTracker<P, T>, params: P, done: Array<TrackerPart<T>>): Sheet[] {
+  const sheets = done.flatMap((d) => (d.sheet ? [d.sheet] : []));
+  if (done.length > 1) sheets.unshift(parts.summary(ctx, done.map((d) => d.totals), params));
+  return sheets;
 }

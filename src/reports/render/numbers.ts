@@ -73,9 +73,11 @@ function unitFactor(kind: keyof typeof UNITS, raw: number, shown: DisplayedNumbe
   return candidates[0];
 }
 
+/** Literal text of a number format. (Top level: a closure made per call costs a keepNames call under tsx.) */
+const quote = (s: string) => (s ? `"${s.replace(/"/g, '')}"` : '');
+
 /** Number format that writes a number with `decimals` places (grouped or not) between prefix and suffix. */
 export function numberFormat(decimals: number, grouped: boolean, prefix = '', suffix = '', percent = false): string {
-  const quote = (s: string) => (s ? `"${s.replace(/"/g, '')}"` : '');
   const digits = `${grouped ? '#,##0' : '0'}${decimals > 0 ? `.${'0'.repeat(decimals)}` : ''}${percent ? '%' : ''}`;
   return `${quote(prefix)}${digits}${quote(percent ? suffix.replace(/^\s*%/, '') : suffix)}`;
 }

@@ -12,6 +12,8 @@ import type { Cell, Column, ReportBody, Section, Sheet } from '../model.ts';
 import { sheetNumber } from './numbers.ts';
 
 const SECONDS_PER_DAY = 86_400;
+/** A time shown with seconds (h:mm:ss). */
+const SECONDS_SHOWN = /\d:\d\d:\d\d/;
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
 
@@ -144,7 +146,7 @@ function weightWidths(columns: Column[]): number[] {
   return columns.map((c) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.round((c.weight > 0 ? c.weight : 1) * perWeight))));
 }
 
-const longestLine = (s: string) => s.split('\n').reduce((m, l) => Math.max(m, l.length), 0);
+const longestLine = (s: string) => (s.includes('\n') ? s.split('\n').reduce((m, l) => Math.max(m, l.length), 0) : s.length);
 
 /** Writes report cells as spreadsheet values of their type (CellType in src/reports/model.ts). */
 class CellWriter {
@@ -170,51 +172,63 @@ class CellWriter {
     return st;
   }
 
-  /** Writes `c` into `target`; `bold` for total rows (bold, a line above). */
-  cell(target: ExcelJS.Cell, c: Cell, bold = false): void {
-    const look = (numFmt: string | undefined, extra: 'link' | 'wrap' | 'left' | '') =>
-      this.style(`${numFmt ?? ''}|${extra}|${bold}`, () => ({
+  /**
+   * The shared style of a look. A method rather than a closure made per cell: the server runs
+   * through tsx, whose keepNames wraps every closure made (a call per closure per cell; bench/reports).
+   */
+  private look(numFmt: string | undefined, extra: 'link' | 'wrap' | 'left' | '', bold: boolean): Partial<ExcelJS.Style> {
+    const key = `${numFmt ?? ''}|${extra}|${bold}`;
+    let st = this.styles.get(key);
+    if (!st) {
+      st = {
         ...(numFmt ? { numFmt } : {}),
         ...(extra === 'link' ? { font: { color: { argb: 'FF1F5FA8' }, underline: true, ...(bold ? { bold: true } : {}) } } : bold ? { font: { bold: true } } : {}),
         ...(extra === 'wrap' ? { alignment: { wrapText: true, vertical: 'top' } } : extra === 'left' ? { alignment: { horizontal: 'left' } } : {}),
         ...(bold ? { border: { top: { style: 'thin' } } } : {}),
-      }));
+      };
+      this.styles.set(key, st);
+    }
+    return st;
+  }
+
+  /** Writes `c` into `target`; `bold` for total rows (bold, a line above). */
+  cell(target: ExcelJS.Cell, c: Cell, bold = false): void {
     switch (c.type) {
       case 'datetime':
       case 'date':
         if (c.raw === null) break;
         // A spreadsheet date has no zone: a Date whose UTC fields are the wall time in the report's zone.
         target.value = new Date(wallClockMs(c.raw * 1000, this.tz));
-        target.style = look(c.type === 'date' ? 'yyyy-mm-dd' : /\d:\d\d:\d\d/.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm', 'left');
+        target.style = this.look(c.type === 'date' ? 'yyyy-mm-dd' : SECONDS_SHOWN.test(c.v) ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm', 'left', bold);
         return;
       case 'duration':
         if (c.raw === null) break;
         target.value = c.raw / SECONDS_PER_DAY;
-        target.style = look(/\d:\d\d:\d\d/.test(c.v) || !/:/.test(c.v) ? '[h]:mm:ss' : '[h]:mm', '');
+        target.style = this.look(SECONDS_SHOWN.test(c.v) || !c.v.includes(':') ? '[h]:mm:ss' : '[h]:mm', '', bold);
         return;
       case 'location':
         if (!c.location) break;
         target.value = { text: c.v, hyperlink: geoUri(c.location.lat, c.location.lng) };
-        target.style = look(undefined, 'link');
+        target.style = this.look(undefined, 'link', bold);
         return;
       case 'text': {
         // A text with one web link (a file's download URL) links to it.
         const urls = c.v.match(/https?:\/\/[^\s<>"]+/g);
         if (urls?.length !== 1) break;
         target.value = { text: c.v, hyperlink: urls[0] };
-        target.style = c.v.includes('\n') ? this.style(`|linkwrap|${bold}`, () => ({ ...look(undefined, 'link'), alignment: { wrapText: true, vertical: 'top' } })) : look(undefined, 'link');
+        target.style = c.v.includes('\n') ? this.style(`|linkwrap|${bold}`, () => ({ ...this.look(undefined, 'link', bold), alignment: { wrapText: true, vertical: 'top' } })) : this.look(undefined, 'link', bold);
         return;
       }
       default: {
         const n = sheetNumber(c, this.locale, this.system);
         if (!n) break;
         target.value = n.value;
-        target.style = look(n.format, '');
+        target.style = this.look(n.format, '', bold);
         return;
       }
     }
     if (c.v !== '') target.value = c.v; // else an empty cell, not an empty string
-    target.style = look(undefined, c.v.includes('\n') ? 'wrap' : '');
+    target.style = this.look(undefined, c.v.includes('\n') ? 'wrap' : '', bold);
   }
 }
 
