@@ -5,10 +5,11 @@
  * page's rows; the count is one COUNT over the same terms.
  */
 import type { Statement } from './sqlite.ts';
-import type { Condition, SortKey } from '../core/conditions.ts';
+import type { Condition, ContainsCondition, SortKey } from '../core/conditions.ts';
 import { EARTH_RADIUS_M } from '../core/geo.ts';
 import type { DB } from './db.ts';
 import { compileConditions, compileSort, JSON_LIST, type FieldMap } from './conditions.ts';
+import { LIKE, ownerRange, Search } from './text-search.ts';
 
 export interface CheckinRow {
   id: number;
@@ -49,6 +50,10 @@ export const CHECKIN_FIELDS: FieldMap = {
   comment: { sql: 'c.comment', kind: 'string', nullable: true, sortSql: 'c.comment COLLATE NOCASE' },
   form: { sql: '(SELECT f.template_id FROM forms f WHERE f.id = c.form_id)', kind: 'number', nullable: true, sortSql: 'c.form_label COLLATE NOCASE' },
 };
+
+/** Condition fields whose top-level `contains` checkins_fts answers (migration 038), and their columns. */
+const TEXT_COLUMNS = { location: 'address', comment: 'comment' } as const;
+const FTS_COLUMNS = ['address', 'comment'] as const;
 
 export class CheckinStore {
   private getStmt;
@@ -112,40 +117,52 @@ export class CheckinStore {
   }
 
   private listNow(q: CheckinQuery): { rows: CheckinRow[]; count: number } {
-    const where = ['c.user_id = ?'];
-    const params: unknown[] = [q.userId];
-    if (q.trackers) {
-      where.push(`c.tracker_id IN ${JSON_LIST}`);
-      params.push(JSON.stringify(q.trackers));
+    const [lo, hi] = ownerRange(q.userId);
+    const s = new Search(lo, hi, 'c', 'checkins_fts', FTS_COLUMNS);
+    if (q.trackers) s.add(`c.tracker_id IN ${JSON_LIST}`, JSON.stringify(q.trackers));
+    if (q.from !== undefined) s.add('c.marker_time >= ?', q.from);
+    if (q.to !== undefined) s.add('c.marker_time <= ?', q.to);
+    // Every condition is checked (7 naming the one at fault); top-level `contains` on location or
+    // comment are then answered by the full-text index (the same rows as their LIKE).
+    const opts = { fields: CHECKIN_FIELDS, timeZone: q.timeZone };
+    let cond = compileConditions(q.conditions, opts);
+    const isText = (c: Condition): c is ContainsCondition & { field: keyof typeof TEXT_COLUMNS } => c.type === 'contains' && Object.hasOwn(TEXT_COLUMNS, c.field);
+    const contains = (q.conditions ?? []).filter(isText);
+    if (contains.length) cond = compileConditions(q.conditions!.filter((c) => !isText(c)), opts);
+    if (cond.sql !== '1=1') s.add(`(${cond.sql})`, ...cond.params);
+    for (const c of contains) s.text([TEXT_COLUMNS[c.field]], `c.${TEXT_COLUMNS[c.field]} ${LIKE}`, c.value, 1);
+    if (q.location) near(q.location, (sql, ...p) => s.add(sql, ...p));
+    const base = ['c.user_id = ?'];
+    const total = () => this.query('SELECT COALESCE(SUM(n), 0) FROM checkin_counts WHERE user_id = ?').pluck().get(q.userId) as number;
+    let count: number;
+    if (!s.textual && s.terms.length === (q.trackers ? 1 : 0)) {
+      // Only the user and trackers: the per-tracker counts answer (checkin_counts, kept by triggers).
+      count = q.trackers
+        ? (this.query(`SELECT COALESCE(SUM(n), 0) FROM checkin_counts WHERE user_id = ? AND tracker_id IN ${JSON_LIST}`).pluck().get(q.userId, JSON.stringify(q.trackers)) as number)
+        : total();
+    } else if (s.ftsOnly) {
+      count = this.query(s.countSql).pluck().get(s.match, lo, hi) as number;
+    } else {
+      const w = s.where(base, 'fts');
+      count = this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w.sql}`).pluck().get(q.userId, ...w.params) as number;
     }
-    if (q.from !== undefined) {
-      where.push('c.marker_time >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('c.marker_time <= ?');
-      params.push(q.to);
-    }
-    const cond = compileConditions(q.conditions, { fields: CHECKIN_FIELDS, timeZone: q.timeZone });
-    if (cond.sql !== '1=1') {
-      where.push(`(${cond.sql})`);
-      params.push(...cond.params);
-    }
-    if (q.location) near(q.location, where, params);
-    const w = where.join(' AND ');
-    // Only the user and trackers: the per-tracker counts answer (checkin_counts, kept by triggers).
-    const counted = where.length === (q.trackers ? 2 : 1);
-    const count = counted
-      ? (this.query(`SELECT COALESCE(SUM(n), 0) FROM checkin_counts WHERE user_id = ?${q.trackers ? ` AND tracker_id IN ${JSON_LIST}` : ''}`).pluck().get(...params) as number)
-      : (this.query(`SELECT COUNT(*) FROM checkins c WHERE ${w}`).pluck().get(...params) as number);
     const orderBy = compileSort(q.sort, CHECKIN_FIELDS, 'c.id');
     const offset = q.offset ?? 0;
+    if (q.limit === 0 || offset >= count) return { rows: [], count };
+    let w = s.where(base, 'scan');
+    if (s.textual) {
+      // Walking the sort order and testing each row with LIKE reads about page end × rows / matches
+      // rows; the full-text index reads the matches (then sorted): the cheaper of the two.
+      const want = q.limit === undefined ? Infinity : offset + q.limit;
+      const n = total();
+      if (Math.min(n, (want * n) / count) > 2 * count) w = s.where(base, 'fts');
+    }
     const paged = q.limit !== undefined || offset > 0;
     // Ids first, in the sort order, cut to the page; then the page's rows by id.
     const sql = paged
-      ? `SELECT c.* FROM checkins c WHERE c.id IN (SELECT c.id FROM checkins c WHERE ${w} ORDER BY ${orderBy} LIMIT ? OFFSET ?) ORDER BY ${orderBy}`
-      : `SELECT c.* FROM checkins c WHERE ${w} ORDER BY ${orderBy}`;
-    const rows = this.query(sql).all(...params, ...(paged ? [q.limit ?? -1, offset] : [])) as CheckinRow[];
+      ? `SELECT c.* FROM checkins c WHERE c.id IN (SELECT c.id FROM checkins c WHERE ${w.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?) ORDER BY ${orderBy}`
+      : `SELECT c.* FROM checkins c WHERE ${w.sql} ORDER BY ${orderBy}`;
+    const rows = this.query(sql).all(q.userId, ...w.params, ...(paged ? [q.limit ?? -1, offset] : [])) as CheckinRow[];
     return { rows, count };
   }
 
@@ -161,19 +178,17 @@ export class CheckinStore {
 }
 
 /** Within the circle: a bounding box on lat/lng, then the exact distance (fsm_distance_m, registered by the task store). */
-function near(c: { lat: number; lng: number; radius: number }, where: string[], params: unknown[]): void {
+function near(c: { lat: number; lng: number; radius: number }, add: (sql: string, ...params: unknown[]) => void): void {
   const dLat = (c.radius / EARTH_RADIUS_M) * (180 / Math.PI);
   const cos = Math.cos((c.lat * Math.PI) / 180);
   const dLng = cos < 1e-9 ? 360 : dLat / cos;
-  where.push('c.lat BETWEEN ? AND ?');
-  params.push(c.lat - dLat, c.lat + dLat);
+  add('c.lat BETWEEN ? AND ?', c.lat - dLat, c.lat + dLat);
   if (dLng < 180 && c.lat + dLat < 90 && c.lat - dLat > -90) {
     const lo = c.lng - dLng;
     const hi = c.lng + dLng;
-    if (lo < -180) where.push('(c.lng >= ? OR c.lng <= ?)'), params.push(lo + 360, hi);
-    else if (hi > 180) where.push('(c.lng >= ? OR c.lng <= ?)'), params.push(lo, hi - 360);
-    else where.push('c.lng BETWEEN ? AND ?'), params.push(lo, hi);
+    if (lo < -180) add('(c.lng >= ? OR c.lng <= ?)', lo + 360, hi);
+    else if (hi > 180) add('(c.lng >= ? OR c.lng <= ?)', lo, hi - 360);
+    else add('c.lng BETWEEN ? AND ?', lo, hi);
   }
-  where.push('fsm_distance_m(c.lat, c.lng, ?, ?) <= ?');
-  params.push(c.lat, c.lng, c.radius);
+  add('fsm_distance_m(c.lat, c.lng, ?, ?) <= ?', c.lat, c.lng, c.radius);
 }

@@ -6,7 +6,7 @@ import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import { FieldStore, type FieldDef, type FieldValues } from './fields.ts';
 import type { TagStore } from './tags.ts';
-import { ftsPhrase, ID_MASK, ownerRange, Search } from './tasks.ts';
+import { ftsPhrase, ID_MASK, like, LIKE, ownerRange, Search } from './text-search.ts';
 
 export interface PlaceRow {
   id: number;
@@ -81,8 +81,6 @@ interface CompiledPlaceQuery {
   order: { sql: string; params: unknown[] };
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-const LIKE = "LIKE ? ESCAPE '\\'";
 /** Places whose custom field values contain the pattern (values of the owner's place fields). */
 const FIELD_MATCH = `p.id IN (SELECT v.entity_id FROM entity_field_values v WHERE v.entity_type = 'place'
   AND v.field_id IN (SELECT f.id FROM entity_fields f WHERE f.user_id = ? AND f.entity_type = 'place') AND v.text ${LIKE})`;

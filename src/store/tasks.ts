@@ -10,6 +10,7 @@ import type { TagStore } from './tags.ts';
 import type { Condition, ContainsCondition, SortKey } from '../core/conditions.ts';
 import { compileConditions, compileSort, JSON_LIST, type CompileOptions, type FieldMap } from './conditions.ts';
 import { distanceM, EARTH_RADIUS_M } from '../core/geo.ts';
+import { asciiLower, ftsPhrase, ID_MASK, like, LIKE, ownerRange, Search } from './text-search.ts';
 
 export type TaskType = 'task' | 'route' | 'checkpoint';
 export const TASK_STATUSES = ['unassigned', 'assigned', 'done', 'failed', 'delayed', 'arrived', 'faulty'] as const;
@@ -100,110 +101,11 @@ const EARTH_M = EARTH_RADIUS_M;
 const rad = (d: number) => (d * Math.PI) / 180;
 export { distanceM };
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-const LIKE = "LIKE ? ESCAPE '\\'";
 const TRACKER_LABEL = '(SELECT tr.label FROM trackers tr WHERE tr.id = t.tracker_id)';
 
 /** Condition fields of task/list whose top-level `contains` the full-text index answers, and their columns. */
 export const TASK_TEXT_COLUMNS = { label: 'label', description: 'description', location: 'address', external_id: 'external_id' } as const;
 export type TaskTextField = keyof typeof TASK_TEXT_COLUMNS;
-
-// --- Substring search over tasks_fts / places_fts (migration 010) ---
-
-/** Low 36 bits of a full-text rowid: the task or place id; the bits above are the owner key. */
-export const ID_MASK = 68719476735;
-/** Full-text rowids of one owner key: (key << 36) | id. */
-export function ownerRange(key: number): [bigint, bigint] {
-  const lo = BigInt(key) << 36n;
-  return [lo, lo | BigInt(ID_MASK)];
-}
-/** Lower case of ASCII letters only, as SQLite's lower() and LIKE fold. */
-export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-/**
- * The FTS5 phrase that matches exactly the texts `LIKE '%s%'` matches (the index holds lower(text) up
- * to its first NUL, trigram tokens, case sensitive); undefined when LIKE has to answer: under 3
- * characters (no trigram) or a NUL in the pattern (LIKE stops reading there).
- */
-export function ftsPhrase(s: string): string | undefined {
-  if (s.includes('\0')) return undefined;
-  let n = 0;
-  for (const _ of s) if (++n === 3) break;
-  return n < 3 ? undefined : `"${asciiLower(s).replace(/"/g, '""')}"`;
-}
-
-/** Columns of tasks_fts and places_fts. */
-export const FTS_COLUMNS = ['label', 'description', 'address', 'external_id'] as const;
-export type FtsColumn = (typeof FTS_COLUMNS)[number];
-/** The phrase in some columns (a column filter costs time: none when all columns are meant). */
-export function ftsExpr(cols: readonly FtsColumn[], phrase: string): string {
-  return FTS_COLUMNS.every((c) => cols.includes(c)) ? phrase : `{${cols.join(' ')}}: ${phrase}`;
-}
-
-export interface SqlPart {
-  sql: string;
-  params: unknown[];
-}
-
-/**
- * The WHERE terms of a list query. A text term has two exact forms: `scan` (LIKE, checked on each row
- * read) and `fts` (the rows the full-text index finds); the query builder picks one per statement.
- */
-export class Search {
-  readonly terms: Array<{ scan: SqlPart; fts: SqlPart }> = [];
-  private phrases: string[] = [];
-  private likes: SqlPart[] = [];
-  textual = false;
-
-  constructor(readonly lo: bigint, readonly hi: bigint, private alias: string, private table: 'tasks_fts' | 'places_fts') {}
-
-  add(sql: string, ...params: unknown[]): void {
-    const p = { sql, params };
-    this.terms.push({ scan: p, fts: p });
-  }
-  /** `value` contained in any of the columns `cols`; `likeSql` has `n` LIKE placeholders. */
-  text(cols: readonly FtsColumn[], likeSql: string, value: string, n: number): void {
-    const phrase = ftsPhrase(value);
-    const params = Array(n).fill(like(value));
-    if (phrase === undefined) this.add(likeSql, ...params);
-    else this.phrase(ftsExpr(cols, phrase), { sql: likeSql, params });
-  }
-  /** A pure full-text term (FTS5 expression) and its LIKE form. */
-  phrase(expr: string, scan: SqlPart): void {
-    this.phrases.push(expr);
-    this.likes.push(scan);
-    this.textual = true;
-  }
-  /** A term with a full-text part and other parts (e.g. the filter's tracker labels). */
-  mixed(fts: SqlPart, scan: SqlPart): void {
-    this.terms.push({ scan, fts });
-    this.textual = true;
-  }
-  /** Only pure full-text terms: the count is the full-text index's alone. */
-  get ftsOnly(): boolean {
-    return this.phrases.length > 0 && this.terms.length === 0;
-  }
-  get match(): string {
-    return this.phrases.join(' AND ');
-  }
-  where(base: string[], form: 'scan' | 'fts'): SqlPart {
-    const sql = [...base];
-    const params: unknown[] = [];
-    for (const t of this.terms) {
-      sql.push(t[form].sql);
-      params.push(...t[form].params);
-    }
-    if (form === 'scan') {
-      for (const l of this.likes) {
-        sql.push(l.sql);
-        params.push(...l.params);
-      }
-    } else if (this.phrases.length) {
-      sql.push(`${this.alias}.id IN (SELECT rowid & ${ID_MASK} FROM ${this.table} WHERE ${this.table} MATCH ? AND rowid BETWEEN ? AND ?)`);
-      params.push(this.match, this.lo, this.hi);
-    }
-    return { sql: sql.join(' AND '), params };
-  }
-}
 
 export class TaskStore {
   /** Condition and sort fields of task/list (spec: Task list condition / sort fields), over alias t. */

@@ -178,6 +178,35 @@ describe('checkin/list', () => {
     await s.call('checkin/delete', { hash: ann.hash, checkin_ids: [mine] });
   });
 
+  it('contains on location and comment (full-text index or LIKE, whichever reads less) finds what LIKE finds, with its count and pages', async () => {
+    const texts = ['Šilo gatvė 5', 'ŠILO GATVĖ 7', 'Main Street 12', 'main street 14', 'Old mill 100%', 'Ąžuolų g. 1', 'depot_north', 'depot-south'];
+    const made: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = texts[i % texts.length];
+      made.push(await createCheckin(deps, { trackerId: i % 2 ? t1 : t2, time: at('2026-04-01 10:00:00') + i * 60_000, location: { lat: 10, lng: 10 }, comment: i % 3 ? `note ${t}` : null, fileIds: [] }));
+      s.sql.prepare('UPDATE checkins SET address = ? WHERE id = ?').run(t, made[i]);
+    }
+    const like = (col: string, v: string) =>
+      s.sql.prepare(`SELECT id FROM checkins WHERE user_id = ? AND ${col} LIKE ? ESCAPE '\\' ORDER BY id`).pluck().all(ann.id, `%${v.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) as number[];
+    // 'note': most comments match, so the page walks the sort order testing LIKE; rare ones come from the index
+    for (const v of ['street', 'STREET 1', 'šilo', 'ŠILO', 'gatvė', 'ąžuolų', 'Ąžuolų', '100%', 'h_', 'depot_', 'mill 1', 'zzz', 'et', 'note main', 'note', 'NOTE ', 'o g']) {
+      for (const [field, col] of [['location', 'address'], ['comment', 'comment']]) {
+        const expected = like(col, v);
+        const r = await list({ conditions: [{ type: 'contains', field, value: v }], limit: 5 });
+        expect([r.body.count, r.body.list.map((c: { id: number }) => c.id)], `${field} ${v}`).toEqual([expected.length, expected.slice(0, 5)]);
+        const page = await list({ conditions: [{ type: 'contains', field, value: v }], offset: 3, limit: 4 });
+        expect(page.body.list.map((c: { id: number }) => c.id), `${field} ${v} page`).toEqual(expected.slice(3, 7));
+      }
+    }
+    // A changed address and a deleted check-in leave the index with them.
+    s.sql.prepare("UPDATE checkins SET address = 'Harbour 1' WHERE id = ?").run(made[2]);
+    await s.call('checkin/delete', { hash: ann.hash, checkin_ids: [made[3]] });
+    expect(await listed({ conditions: [{ type: 'contains', field: 'location', value: 'harbour' }] })).toEqual([made[2]]);
+    expect(await listed({ conditions: [{ type: 'contains', field: 'location', value: 'main street' }] })).toEqual(like('address', 'main street'));
+    expect((await list({ conditions: [{ type: 'contains', field: 'location', value: 'harbour' }] }, bob.hash)).body.count).toBe(0); // another user's rowid range
+    await s.call('checkin/delete', { hash: ann.hash, checkin_ids: made.filter((id) => id !== made[3]) });
+  });
+
   it('the location radius and the nearby places and zones (from the geofence index)', async () => {
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 20_000 } })).toEqual([ids.a, ids.b]);
     expect(await listed({ location: { lat: 35.0, lng: 139.0, radius: 10 } })).toEqual([ids.a]);
