@@ -8,19 +8,16 @@
  * own, timed from a client process of its own (bench/lib/list-bench.ts), as bench/forms does.
  * The machine is shared: the load average is printed before and after (docs/checkins.md).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from '../src/store/sqlite.ts';
 import { createUser } from '../src/accounts/accounts.ts';
-import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { openStore } from '../src/store/index.ts';
 import { parseConditions, parseSort } from '../src/core/conditions.ts';
 import { parseDateTime } from '../src/core/time.ts';
-import { loadAverage, NO_LISTENERS, percentile, runClientProcess, seeded, startServerProcess, timeCalls, type Shape } from './lib/list-bench.ts';
+import { filledCopy, loadAverage, percentile, runClientProcess, seeded, startServerProcess, timeCalls, type Shape } from './lib/list-bench.ts';
 
 const { values } = parseArgs({ options: { checkins: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, data: { type: 'string' }, measure: { type: 'string' }, shapes: { type: 'string' } } });
 const N = Number(values.checkins);
@@ -32,14 +29,7 @@ if (values.measure) {
   process.exit(0);
 }
 
-const filledDir = values.data ?? mkdtempSync(join(tmpdir(), 'fsm-bench-checkins-filled-'));
-mkdirSync(filledDir, { recursive: true });
-const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...NO_LISTENERS });
-if (values.data !== undefined && existsSync(config.dbFile)) console.log(`the database already filled in ${filledDir}; load average ${loadAverage()}`);
-else await fill();
-const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-checkins-'));
-const dbFile = join(dataDir, basename(config.dbFile));
-copyFileSync(config.dbFile, dbFile);
+const { dataDir, dbFile, cleanup } = await filledCopy('checkins', values.data, fill);
 
 // The shapes name trackers and an employee by id: read them from the copy (migrated as the server would).
 const ids = (() => {
@@ -73,10 +63,9 @@ const server = await startServerProcess(dataDir);
 await runClientProcess(fileURLToPath(import.meta.url), ['--measure', server.apiUrl, '--runs', String(RUNS), '--shapes', JSON.stringify(shapes)]);
 await server.stop();
 storeAlone();
-rmSync(dataDir, { recursive: true, force: true });
-if (values.data === undefined) rmSync(filledDir, { recursive: true, force: true });
+cleanup();
 
-async function fill(): Promise<void> {
+async function fill(config: Config): Promise<void> {
   const store = openStore(config.dbFile);
   const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
   const { id: userId } = await createUser(deps, { ...LOGIN, timeZone: 'Europe/Berlin' });

@@ -8,13 +8,10 @@
  * server runs on a copy in a fresh directory, so every run measures the same settled database.
  * The machine is shared: the load average is printed before and after (docs/forms.md).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createUser } from '../src/accounts/accounts.ts';
-import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { start } from '../src/main.ts';
 import { parseDateTime } from '../src/core/time.ts';
@@ -22,7 +19,7 @@ import { openStore } from '../src/store/index.ts';
 import type { FormListQuery, FormOrderKey } from '../src/store/forms.ts';
 import { TaskJudge } from '../src/telemetry/task-judge.ts';
 import type { TaskDraft } from '../src/store/tasks.ts';
-import { loadAverage as load, NO_LISTENERS, percentile as pct, runClientProcess, seeded, startServerProcess, timeCalls, type Shape } from './lib/list-bench.ts';
+import { filledCopy, loadAverage as load, percentile as pct, runClientProcess, seeded, startServerProcess, timeCalls, type Shape } from './lib/list-bench.ts';
 
 const { values } = parseArgs({ options: { forms: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, measure: { type: 'string' }, data: { type: 'string' } } });
 const N_FORMS = Number(values.forms);
@@ -54,15 +51,9 @@ if (values.measure) {
   process.exit(0);
 }
 
-const filledDir = values.data ?? mkdtempSync(join(tmpdir(), 'fsm-bench-forms-filled-'));
-mkdirSync(filledDir, { recursive: true });
-const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...NO_LISTENERS });
-if (values.data !== undefined && existsSync(config.dbFile)) console.log(`the database already filled in ${filledDir}; load average ${load()}`);
-else await fill();
-const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-forms-'));
-copyFileSync(config.dbFile, join(dataDir, basename(config.dbFile)));
+const { dataDir, dbFile, cleanup } = await filledCopy('forms', values.data, fill);
 
-async function fill(): Promise<void> {
+async function fill(config: Config): Promise<void> {
   const store = openStore(config.dbFile);
   const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
   const { id: userId } = await createUser(deps, { login: 'bench@example.com', password: 'bench-1', timeZone: 'Europe/Berlin' });
@@ -114,15 +105,14 @@ const server = await startServerProcess(dataDir);
 await runClientProcess(fileURLToPath(import.meta.url), ['--measure', server.apiUrl, '--runs', String(RUNS)]);
 await server.stop();
 storeAlone();
-rmSync(dataDir, { recursive: true, force: true });
-if (values.data === undefined) rmSync(filledDir, { recursive: true, force: true });
+cleanup();
 
 /**
  * The store's query alone on the measured copy, in this process (no HTTP, no views): what a call
  * costs the database, steadier than the HTTP figures on a loaded machine.
  */
 function storeAlone(): void {
-  const store = openStore(join(dataDir, basename(config.dbFile)));
+  const store = openStore(dbFile);
   const userId = store.users.findByLogin('bench@example.com')!.id;
   for (const [name, p] of shapes) {
     const period = p.submit_period as { from: string; to: string } | undefined;

@@ -17,24 +17,21 @@
  * Plugins come from the registry at run time: 27 is measured when it is registered.
  * The machine is shared: the load average is printed with the figures (docs/reports.md, "Speed").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { protocol as teltonika } from '../protocols/teltonika/index.ts';
 import type { DeviceRecord } from '../protocols/types.ts';
 import { createUser } from '../src/accounts/accounts.ts';
-import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { DEFAULT_SETTINGS } from '../src/core/telemetry.ts';
 import { formatDateTime } from '../src/core/time.ts';
 import { pack, type PackedRows } from '../src/gateway/packing.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { PLUGINS } from '../src/reports/plugins/index.ts';
-import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 import { avlPacket } from '../src/simulator/devices/teltonika.ts';
 import type { SimFix } from '../src/simulator/types.ts';
 import { DEFAULT_CENTER, rng, Vehicle } from '../src/simulator/vehicle.ts';
@@ -42,6 +39,7 @@ import { openDatabase } from '../src/store/db.ts';
 import { openFixStore } from '../src/store/fixes.ts';
 import { openStore } from '../src/store/index.ts';
 import { TelemetryScheduler } from '../src/telemetry/scheduler.ts';
+import { startServerProcess } from './lib/list-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -69,7 +67,6 @@ const LOGIN = 'bench@example.com';
 const PASSWORD = 'bench-1';
 const TARGET_S = 10;
 const TARGET_P99 = 50;
-const root = fileURLToPath(new URL('..', import.meta.url));
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const n = (v: number) => Math.round(v).toLocaleString('en');
 const sec = (ms: number) => (ms / 1000).toFixed(2);
@@ -255,24 +252,10 @@ console.log(
   db.exec('DELETE FROM reports');
   db.close();
 }
-const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
 const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-const proc: ChildProcess = spawn(process.execPath, [...prof, ...SERVER_NODE_ARGS], {
-  cwd: root,
-  // No retention pass: it would be a second background job in the figures.
-  env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn', FSM_RETENTION_INTERVAL_MINUTES: '0' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-process.once('exit', () => proc.kill('SIGKILL'));
-const url = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  proc.stdout!.on('data', (d) => {
-    out += d;
-    const m = /API listening on http:\/\/[^:]+:(\d+)/.exec(out);
-    if (m) resolve(`http://127.0.0.1:${m[1]}/v2/fsm`);
-  });
-  proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-});
+// No retention pass: it would be a second background job in the figures.
+const server = await startServerProcess(dir, { env: { FSM_RETENTION_INTERVAL_MINUTES: '0' }, nodeArgs: prof });
+const url = `${server.apiUrl}/v2/fsm`;
 const send = (path: string, body: unknown, signal?: AbortSignal) => fetch(`${url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
 async function post(path: string, body: Record<string, unknown>) {
   const j = await (await send(path, { hash, ...body })).json();
@@ -354,7 +337,7 @@ interface Cpu {
 }
 function serverCpu(): Cpu {
   const c: Cpu = { main: 0, workers: 0, other: 0 };
-  const pid = proc.pid!;
+  const pid = server.pid;
   let tids: string[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -497,8 +480,7 @@ if (pdfOf) {
 client.postMessage('stop');
 const samples = await clientDone;
 await client.terminate();
-proc.kill('SIGTERM');
-await new Promise((r) => proc.once('exit', r));
+await server.stop();
 
 // ---------------------------------------------------------------------------------------------
 // 4. The figures.

@@ -1,13 +1,15 @@
 /**
- * What the list benchmarks (bench/forms, bench/checkins) share: the server in a process of its own,
- * started as `npm start` starts it, and a client timing one call shape after another from a process
+ * What the API benchmarks share (bench/forms, bench/checkins, bench/lists; the server process also
+ * bench/reports): the server in a process of its own, started as `npm start` starts it, and a client timing one call shape after another from a process
  * of its own too, so that neither the filling's nor the client's work (requests, parsing answers,
  * garbage) lands in the measured server's event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_PROTOCOL_PORTS } from '../../src/config.ts';
+import { DEFAULT_PROTOCOL_PORTS, loadConfig, type Config } from '../../src/config.ts';
 import { SERVER_NODE_ARGS } from '../../src/server-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,11 +21,35 @@ export const loadAverage = () => loadavg().map((x) => x.toFixed(2)).join(', ');
 /** The p-th percentile of sorted samples. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-/** The server on `dataDir`; its API URL once it listens, and a stop that waits for its exit. */
-export async function startServerProcess(dataDir: string): Promise<{ apiUrl: string; stop(): Promise<void> }> {
-  const proc: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS], {
+/**
+ * The filled database (in `keep` when given: filled there once and reused by later runs) and a fresh
+ * copy of it to measure on, so every run measures the same data. `fill` fills an empty one;
+ * `cleanup` removes the copy (and the filled directory when it was a temporary one).
+ */
+export async function filledCopy(name: string, keep: string | undefined, fill: (config: Config) => Promise<void>) {
+  const filledDir = keep ?? mkdtempSync(join(tmpdir(), `fsm-bench-${name}-filled-`));
+  mkdirSync(filledDir, { recursive: true });
+  const config = loadConfig({ FSM_DATA_DIR: filledDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'silent', ...NO_LISTENERS });
+  if (keep !== undefined && existsSync(config.dbFile)) console.log(`the database already filled in ${filledDir}; load average ${loadAverage()}`);
+  else await fill(config);
+  const dataDir = mkdtempSync(join(tmpdir(), `fsm-bench-${name}-`));
+  const dbFile = join(dataDir, basename(config.dbFile));
+  copyFileSync(config.dbFile, dbFile);
+  const cleanup = () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (keep === undefined) rmSync(filledDir, { recursive: true, force: true });
+  };
+  return { dataDir, dbFile, cleanup };
+}
+
+/**
+ * The server on `dataDir`, with `env` over the defaults and `nodeArgs` before its own (e.g. a CPU
+ * profile); its pid, its API URL once it listens, and a stop that waits for its exit.
+ */
+export async function startServerProcess(dataDir: string, o: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<{ pid: number; apiUrl: string; stop(): Promise<void> }> {
+  const proc: ChildProcess = spawn(process.execPath, [...(o.nodeArgs ?? []), ...SERVER_NODE_ARGS], {
     cwd: root,
-    env: { ...process.env, ...NO_LISTENERS, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...NO_LISTENERS, FSM_DATA_DIR: dataDir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_LOG_LEVEL: 'warn', ...o.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   process.once('exit', () => proc.kill('SIGKILL'));
@@ -42,7 +68,7 @@ export async function startServerProcess(dataDir: string): Promise<{ apiUrl: str
       proc.once('exit', () => resolve());
       proc.kill('SIGTERM');
     });
-  return { apiUrl, stop };
+  return { pid: proc.pid!, apiUrl, stop };
 }
 
 /** Runs `script` (a bench file) with `args` in a process of its own and waits for it. */

@@ -8,6 +8,7 @@
 import { countConditions, MAX_CONDITIONS, type Condition, type SortKey } from '../core/conditions.ts';
 import { invalidParams } from '../core/errors.ts';
 import { parseDateTime } from '../core/time.ts';
+import { like, LIKE } from './text-search.ts';
 
 export type FieldKind = 'number' | 'string' | 'datetime' | 'boolean';
 
@@ -32,7 +33,7 @@ export const JSON_LIST = '(SELECT value FROM json_each(?))';
  */
 export function containsTerm(sql: string, text: string): { sql: string; param: string } {
   if (!/[\\%_]/.test(text)) return { sql: `${sql} LIKE ?`, param: `%${text}%` };
-  return { sql: `${sql} LIKE ? ESCAPE '\\'`, param: `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%` };
+  return { sql: `${sql} ${LIKE}`, param: like(text) };
 }
 
 export interface Compiled {

@@ -1,5 +1,6 @@
 /** Tags and their bindings to places, zones, employees and tasks (trackers: tracker_tags, with ordinals). */
 import type { DB } from './db.ts';
+import { like, LIKE } from './text-search.ts';
 
 export interface TagRow {
   id: number;
@@ -23,7 +24,7 @@ export class TagStore {
 
   constructor(private db: DB) {
     this.listStmt = db.prepare<[number], TagRow>('SELECT * FROM tags WHERE user_id = ? ORDER BY name COLLATE NOCASE, id');
-    this.filterStmt = db.prepare<[number, string], TagRow>("SELECT * FROM tags WHERE user_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY name COLLATE NOCASE, id");
+    this.filterStmt = db.prepare<[number, string], TagRow>(`SELECT * FROM tags WHERE user_id = ? AND name ${LIKE} ORDER BY name COLLATE NOCASE, id`);
     this.getStmt = db.prepare<[number, number], TagRow>('SELECT * FROM tags WHERE id = ? AND user_id = ?');
     this.byNameStmt = db.prepare<[number, string], TagRow>('SELECT * FROM tags WHERE user_id = ? AND name = ? COLLATE NOCASE');
     this.insertStmt = db.prepare('INSERT INTO tags (user_id, name, color) VALUES (?, ?, ?)');
@@ -35,7 +36,7 @@ export class TagStore {
 
   list(userId: number, filter?: string): TagRow[] {
     if (!filter) return this.listStmt.all(userId);
-    return this.filterStmt.all(userId, `%${filter.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+    return this.filterStmt.all(userId, like(filter));
   }
   get(userId: number, id: number): TagRow | undefined {
     return this.getStmt.get(id, userId);
