@@ -52,6 +52,8 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     /** The plugin whose report is also downloaded as a PDF, once. */
     pdf: { type: 'string', default: '8' },
+    /** The plugins reported, comma-separated (default the three: 4, 8, 27). */
+    plugins: { type: 'string', default: '4,8,27' },
   },
 });
 const TRACKERS = Number(values.trackers);
@@ -447,7 +449,7 @@ async function runReport(pluginId: number): Promise<Result> {
   return r;
 }
 
-const wanted = [4, 8, 27];
+const wanted = values.plugins.split(',').map(Number);
 for (const p of wanted) {
   const r = await runReport(p);
   results.push(r);

@@ -69,6 +69,10 @@ export class GeocoderService implements Geocoder {
   reverseOffline(lat: number, lng: number, opts: Pick<GeocodeOptions, 'lang' | 'withDetails'> = {}): GeoResult | null {
     if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return null;
     const lang = languageOf(opts.lang);
+    if (this.config.cacheSize <= 0) {
+      const r = this.offline.reverseSync(lat, lng, lang);
+      return r && shape(r, opts.withDetails);
+    }
     const key = `${this.offline.name}|${reverseRequest(lat, lng)}|${lang}`;
     let r = this.memory.get(key) as GeoResult | null | undefined;
     if (r === undefined) {

