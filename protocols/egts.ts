@@ -6,6 +6,9 @@
  * SFRD of an APPDATA packet is a list of service records: RL u16 | RN u16 | RFL | [OID u32] [EVID u32]
  *   [TM u32] | SST | RST | subrecords (SRT u8 | SRL u16 | data).
  * Every record is confirmed with an EGTS_PT_RESPONSE carrying one EGTS_SR_RECORD_RESPONSE per record.
+ * Who sends: a terminal (EGTS_SR_TERM_IDENTITY: every record is its own) or a dispatcher, a platform
+ * retranslating many objects on one connection (EGTS_SR_DISPATCHER_IDENTITY: each record belongs to
+ * the object its OID names, returned as the record's deviceId for the gateway to route).
  * Times count seconds from 2010-01-01 UTC.
  */
 import { Attr, indexed } from './attributes.ts';
@@ -96,9 +99,14 @@ interface Session {
   /** Next packet id and record number we send. */
   pid?: number;
   rn?: number;
-  /** A TERM_IDENTITY named the terminal: object ids no longer stand for the device. */
-  identified?: boolean;
+  /**
+   * Who authenticated. A terminal's records are its own whatever OID they carry (terminals put
+   * arbitrary numbers there); a dispatcher's, or anyone's before an identity, belong to their OID.
+   */
+  auth?: Auth;
 }
+
+type Auth = 'terminal' | 'dispatcher';
 
 function subrecord(type: number, data: Buffer): Buffer {
   const head = Buffer.alloc(3);
@@ -338,18 +346,23 @@ function termIdentity(r: Reader): string {
   return ids.find((id) => id && !/^0+$/.test(id)) ?? String(tid);
 }
 
+/** DISPATCHER_IDENTITY: dispatcher type, then the dispatcher id (a description may follow). */
+function dispatcherIdentity(r: Reader): string {
+  r.skip(1);
+  return String(r.u32le());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Records
 
 interface RecordResult {
-  deviceId?: string;
+  identity?: { deviceId: string; auth: Auth };
   records: DeviceRecord[];
-  identified: boolean;
 }
 
 /** Subrecords of one service record: fixes (one per POS_DATA), sensor values attach to the latest. */
 function decodeSubrecords(r: Reader, service: number, time: number | undefined, now: number): RecordResult {
-  const out: RecordResult = { records: [], identified: false };
+  const out: RecordResult = { records: [] };
   let rec: DeviceRecord = { time: time ?? now, attributes: {} };
   while (r.remaining >= 3) {
     const type = r.u8();
@@ -358,8 +371,9 @@ function decodeSubrecords(r: Reader, service: number, time: number | undefined, 
     if (end > r.end) throw new DecodeError('egts: subrecord overruns its record');
     const sub = new Reader(r.buf, r.pos, end);
     if (service === SERVICE.auth && type === SR.termIdentity) {
-      out.deviceId = termIdentity(sub);
-      out.identified = true;
+      out.identity = { deviceId: termIdentity(sub), auth: 'terminal' };
+    } else if (service === SERVICE.auth && type === SR.dispatcherIdentity) {
+      out.identity = { deviceId: dispatcherIdentity(sub), auth: 'dispatcher' };
     } else if (type === SR.posData) {
       if (rec.lat !== undefined) {
         out.records.push(rec);
@@ -380,6 +394,7 @@ function decodeRecords(r: Reader, ctx: DecodeContext, session: Session) {
   const records: DeviceRecord[] = [];
   let deviceId: string | undefined;
   let identified = false;
+  let auth = session.auth; // kept for the session only once the whole packet decoded
   while (r.remaining > 0) {
     const length = r.u16le();
     const rn = r.u16le();
@@ -394,13 +409,20 @@ function decodeRecords(r: Reader, ctx: DecodeContext, session: Session) {
     const result = decodeSubrecords(new Reader(r.buf, r.pos, end), service, time, ctx.now);
     r.pos = end;
     received.push({ rn, service });
+    if (result.identity) {
+      ({ deviceId, auth } = result.identity);
+      identified = true;
+    }
+    if (auth !== 'terminal' && oid) {
+      // The object the record belongs to (OID 0: none; the record is the connection's device's).
+      const object = String(oid);
+      for (const rec of result.records) rec.deviceId = object;
+      // Nobody authenticated yet: the first object seen identifies the connection.
+      if (!auth && !deviceId && !ctx.deviceId) deviceId = object;
+    }
     records.push(...result.records);
-    if (result.deviceId) deviceId = result.deviceId;
-    identified ||= result.identified;
-    // until a terminal identifies itself, the object id names the device
-    if (!session.identified && !result.identified && oid !== undefined && oid !== 0 && !deviceId) deviceId = String(oid);
   }
-  return { received, records, deviceId, identified };
+  return { received, records, deviceId, identified, auth };
 }
 
 function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
@@ -419,12 +441,12 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   else if (type !== PT.appData) throw new DecodeError(`egts: packet type ${type}`);
 
   const session = ctx.session as Session;
-  const { received, records, deviceId, identified } = decodeRecords(r, ctx, session);
+  const { received, records, deviceId, identified, auth } = decodeRecords(r, ctx, session);
+  session.auth = auth;
+  // Every record is confirmed, whoever it belongs to: records of an unknown or blocked object are
+  // left out by the gateway and the rest stored and acknowledged (docs/gateway.md, Identification).
   const replies = [responsePacket(session, pid, received)];
-  if (identified) {
-    session.identified = true;
-    replies.push(resultCodePacket(session));
-  }
+  if (identified) replies.push(resultCodePacket(session));
   return { deviceId, records, reply: Buffer.concat(replies) };
 }
 

@@ -2,7 +2,7 @@
  * An EGTS receiver written for the tests, independently of the forwarding encoder: a real TCP server
  * that checks both checksums bit by bit, parses the transport header, service records and the
  * TELEDATA subrecords it knows, answers each packet with PT_RESPONSE (a RECORD_RESPONSE per record)
- * and a TERM_IDENTITY with RESULT_CODE, and records what it took.
+ * and an identity (DISPATCHER_IDENTITY or TERM_IDENTITY) with RESULT_CODE, and records what it took.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 
@@ -67,13 +67,15 @@ function rec(rn: number, service: number, srt: number, data: Buffer): Buffer {
 
 export class EgtsReceiver {
   readonly fixes: EgtsFix[] = [];
-  /** Dispatcher (terminal) ids of TERM_IDENTITY. */
+  /** Ids of the identities the sender authenticated with (DISPATCHER_IDENTITY's DID, TERM_IDENTITY's TID). */
   readonly logins: number[] = [];
+  /** Which subrecord each login was. */
+  readonly loginKinds: Array<'dispatcher' | 'terminal'> = [];
   readonly crcErrors: string[] = [];
   /** Packet ids of ours the sender confirmed with its PT_RESPONSE. */
   readonly confirmedBySender: number[] = [];
   readonly resultCodePids: number[] = [];
-  /** RESULT_CODE answered to TERM_IDENTITY (0 = authorised). */
+  /** RESULT_CODE answered to an identity (0 = authorised). */
   authCode = 0;
   /** Status of each TELEDATA record (0 = taken); a record not taken is not kept. */
   recordStatus: (oid: number) => number = () => 0;
@@ -149,8 +151,10 @@ export class EgtsReceiver {
         const srl = body.readUInt16LE(p + 1);
         const d = body.subarray(p + 3, p + 3 + srl);
         p += 3 + srl;
-        if (service === 1 && srt === 1) {
-          this.logins.push(d.readUInt32LE(0));
+        if (service === 1 && (srt === 1 || srt === 5)) {
+          // TERM_IDENTITY: TID first; DISPATCHER_IDENTITY: dispatcher type, then DID
+          this.logins.push(srt === 5 ? d.readUInt32LE(1) : d.readUInt32LE(0));
+          this.loginKinds.push(srt === 5 ? 'dispatcher' : 'terminal');
           authorised = true;
         } else if (service === 2) this.subrecord(fix, srt, d);
       }

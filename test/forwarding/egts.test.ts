@@ -3,7 +3,8 @@
  * server's Wialon IPS listener, the server forwards to an EGTS receiver written in the test
  * (egts-receiver.ts): authentication with the dispatcher id, TELEDATA records with position and
  * sensors under the numeric object id, acknowledgement only when every record is confirmed; and
- * round trip through our own EGTS listener into a second server instance.
+ * round trip through our own EGTS listener into a second server instance, where each object id is a
+ * device of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.ts';
@@ -58,7 +59,7 @@ describe('EGTS', () => {
     });
   });
 
-  it('authenticates with the dispatcher id, then forwards every fix as a TELEDATA record under the object id, with position and sensors', async () => {
+  it('authenticates as the dispatcher (DISPATCHER_IDENTITY), then forwards every fix as a TELEDATA record under the object id, with position and sensors', async () => {
     const rx = await receiver();
     const rid = await retranslator(rx.port, '4242');
     const { t } = await boundTracker(rid, '1001');
@@ -66,6 +67,7 @@ describe('EGTS', () => {
     await t.send(fixes);
     await waitFor('40 records', () => rx.of(1001).length >= 40);
     expect(rx.logins).toEqual([4242]);
+    expect(rx.loginKinds).toEqual(['dispatcher']);
     expect(rx.crcErrors).toEqual([]);
     const got = rx.of(1001);
     expect(times(got)).toEqual(times(fixes));
@@ -131,27 +133,46 @@ describe('EGTS', () => {
 });
 
 describe('round trip into a second server through its EGTS listener', () => {
-  it('the second server stores what the first forwards (the connection is the terminal named by the dispatcher id)', async () => {
+  it('the second server stores each tracker under the device its object id names; an unregistered object is confirmed, noted and not stored', async () => {
     const b = await serverWithWialon({ FSM_EGTS_PORT: '0' });
     cleanups.push(() => b.close());
     const bob = await b.user('bob@example.com');
-    b.addTracker(bob.id, '7001', { protocol: 'egts' });
-    const rid = await retranslator(b.running.gateway.ports.egts.tcp!, '7001');
-    const { t } = await boundTracker(rid, '7001');
-    const sent = track(T0, 30).map((f, i) => ({ ...f, params: PARAMS(i) }));
-    await t.send(sent);
-    const rows = await waitFor('30 fixes in B', () => {
-      const r = b.sql.prepare("SELECT f.time, f.lat, f.lng, f.speed, f.course, f.alt, f.attrs FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = '7001' ORDER BY f.time").all() as any[];
-      return r.length === 30 ? r : null;
+    // B knows the dispatcher (the connection's identity) and two of the three objects
+    for (const id of ['7000', '7001', '7002']) b.addTracker(bob.id, id, { protocol: 'egts' });
+    const rid = await retranslator(b.running.gateway.ports.egts.tcp!, '7000');
+    const one = await boundTracker(rid, '7001');
+    const two = await boundTracker(rid, '7002');
+    const stray = await boundTracker(rid, '7003');
+    const sentOne = track(T0, 30).map((f, i) => ({ ...f, params: PARAMS(i) }));
+    // the second tracker elsewhere, with other sensor values, at the same instants
+    const sentTwo = track(T0, 20).map((f, i) => ({ ...f, lat: f.lat - 1, lng: f.lng + 1, params: PARAMS(100 + i) }));
+    await Promise.all([one.t.send(sentOne), two.t.send(sentTwo), stray.t.send(track(T0, 5))]);
+
+    const fixesIn = (deviceId: string) => b.sql.prepare('SELECT f.time, f.lat, f.lng, f.speed, f.course, f.alt, f.attrs FROM fixes f JOIN sources s ON s.id = f.source_id WHERE s.device_id = ? ORDER BY f.time').all(deviceId) as any[];
+    const rows = await waitFor('30 + 20 fixes in B', () => {
+      const r = [fixesIn('7001'), fixesIn('7002')];
+      return r[0].length === 30 && r[1].length === 20 ? r : null;
     });
-    rows.forEach((r, i) => {
-      expect(r.time).toBe(sent[i].time);
-      expect(r.lat).toBeCloseTo(sent[i].lat, 6);
-      expect(r.lng).toBeCloseTo(sent[i].lng, 6);
-      expect(r.speed).toBeCloseTo(sent[i].speed!, 1);
-      expect(r.course).toBe(90);
-      expect(r.alt).toBe(120);
-      expect(JSON.parse(r.attrs)).toMatchObject({ adc1: 1000 + i, adc10: 77, count1: 5000 + i, count9: 12, fuel1: 35.5, in9: true, in10: false, input: 3 });
-    });
+    for (const [got, sent, base] of [[rows[0], sentOne, 0], [rows[1], sentTwo, 100]] as const) {
+      expect(got.map((r) => r.time)).toEqual(times(sent));
+      got.forEach((r, i) => {
+        expect(r.lat).toBeCloseTo(sent[i].lat, 6);
+        expect(r.lng).toBeCloseTo(sent[i].lng, 6);
+        expect(r.speed).toBeCloseTo(sent[i].speed!, 1);
+        expect(r.course).toBe(90);
+        expect(r.alt).toBe(120);
+        expect(JSON.parse(r.attrs)).toMatchObject({ adc1: 1000 + base + i, adc10: 77, count1: 5000 + base + i, count9: 12, fuel1: 35.5, in9: true, in10: false, input: 3 });
+      });
+    }
+    // nothing under the dispatcher: every record named its object
+    expect(fixesIn('7000')).toEqual([]);
+    // the unregistered object's records were confirmed (A's backlog empties) but not stored; B lists it as unknown
+    await waitFor('backlog 0', async () => (await status(rid)).backlog === 0);
+    expect(b.sql.prepare("SELECT COUNT(*) FROM sources WHERE device_id = '7003'").pluck().get()).toBe(0);
+    const unknown = await waitFor('7003 in the unknown list', () => {
+      const r = b.sql.prepare("SELECT protocol FROM unknown_devices WHERE device_id = '7003'").pluck().all() as string[];
+      return r.length ? r : null;
+    }, 5000);
+    expect(unknown).toEqual(['egts']);
   });
 });

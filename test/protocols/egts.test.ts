@@ -1,6 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { protocol } from '../../protocols/egts.ts';
-import { DecodeError, FrameError, type DecodeContext } from '../../protocols/types.ts';
+import { DecodeError, FrameError, type DecodeContext, type DeviceRecord } from '../../protocols/types.ts';
+import { DeviceSession, GatewayCore } from '../../src/gateway/core.ts';
+import type { DeviceRegistry, Source } from '../../src/gateway/registry.ts';
+import type { FixWriter } from '../../src/gateway/writer.ts';
+import { PT, SERVICE, dispatcherIdentity, packet, serviceRecord } from '../../src/forwarding/protocols/egts-wire.ts';
 
 const ctx = (): DecodeContext => ({ now: Date.UTC(2025, 0, 2), transport: 'tcp', config: {}, session: {} });
 const hex = (s: string) => Buffer.from(s, 'hex');
@@ -46,6 +50,80 @@ describe('egts decoding', () => {
 
   it('ignores the terminal confirming our packets', () => {
     expect(protocol.decode!(hex('0100000b0003006c430004010000acfb'), ctx())).toEqual({});
+  });
+});
+
+describe('egts dispatcher: a platform retranslating many objects on one connection', () => {
+  /** The POS_DATA subrecord of POS (type, length, 23 bytes): the fix every record below carries. */
+  const FIX = hex(POS).subarray(22, 22 + 26);
+  const FIX_TIME = Date.UTC(2018, 2, 21, 5, 38, 19);
+  const DISPATCHER = packet(PT.appData, 1, serviceRecord(0, SERVICE.auth, dispatcherIdentity(7000)));
+  /** Packet 2: TELEDATA records 10-13 of objects 1001, 1002, 1001 and 9999 (unknown to the server below). */
+  const DATA = packet(PT.appData, 2, Buffer.concat([1001, 1002, 1001, 9999].map((oid, i) => serviceRecord(10 + i, SERVICE.teledata, FIX, oid, 0x0f74b4cb))));
+  /** PT_RESPONSE to packet 2 (result 0), a RECORD_RESPONSE with status 0 for each of records 10-13. */
+  const DATA_REPLY =
+    '0100000b003700020000' + '47' + // header: 55 bytes of data, packet id 2, type 0 (response), CRC-8
+    '0200' + '00' + // the packet confirmed, result 0
+    '0600' + '0200' + '00' + '0202' + '00' + '0300' + '0a00' + '00' + // our record 2: record 10 ok
+    '0600' + '0300' + '00' + '0202' + '00' + '0300' + '0b00' + '00' +
+    '0600' + '0400' + '00' + '0202' + '00' + '0300' + '0c00' + '00' +
+    '0600' + '0500' + '00' + '0202' + '00' + '0300' + '0d00' + '00' +
+    'ec6a'; // CRC-16 of the data
+
+  function dispatcherSession(): DecodeContext {
+    const c = ctx();
+    c.deviceId = protocol.decode!(DISPATCHER, c).deviceId;
+    return c;
+  }
+
+  it('authenticates with DISPATCHER_IDENTITY: the dispatcher id names the connection; a response and a result code answer it', () => {
+    const r = protocol.decode!(DISPATCHER, ctx());
+    expect(r.deviceId).toBe('7000');
+    expect(r.records ?? []).toHaveLength(0);
+    expect(r.reply?.toString('hex')).toBe(
+      '0100000b0010000000006801000006000000000101000300000000255c' + '0100000b000b00010001190400010000010109010000dd45',
+    );
+  });
+
+  it('each record belongs to the object its OID names, and every record is confirmed', () => {
+    const r = protocol.decode!(DATA, dispatcherSession());
+    expect(r.deviceId).toBeUndefined(); // the connection stays the dispatcher's
+    expect(r.records!.map((x) => [x.deviceId, x.time, x.lat?.toFixed(5)])).toEqual([
+      ['1001', FIX_TIME, '51.67569'],
+      ['1002', FIX_TIME, '51.67569'],
+      ['1001', FIX_TIME, '51.67569'],
+      ['9999', FIX_TIME, '51.67569'],
+    ]);
+    expect(r.reply?.toString('hex')).toBe(DATA_REPLY);
+  });
+
+  it('through the gateway: each known object gets its records, the unknown one is noted and left out, and the reply confirms all four', async () => {
+    const known = new Map<string, Source>(['7000', '1001', '1002'].map((id, i) => [id, { id: i + 1, deviceId: id, protocol: 'egts', blocked: false, trackerIds: [i + 1] }]));
+    const unknown: string[] = [];
+    const registry = { lookup: (id: string) => known.get(id), noteUnknown: (id: string) => unknown.push(id) } as unknown as DeviceRegistry;
+    const stored: Array<[number, number[]]> = [];
+    const writer = { submit: (source: number, records: DeviceRecord[]) => (stored.push([source, records.map((x) => x.time!)]), Promise.resolve()) } as unknown as FixWriter;
+    const session = new DeviceSession(new GatewayCore(registry, writer), protocol, 'tcp', '127.0.0.1:1');
+    expect(session.handle(protocol.decode!(DISPATCHER, session.context())).refused).toBeUndefined();
+    const h = session.handle(protocol.decode!(DATA, session.context()));
+    await h.committed;
+    expect(stored).toEqual([[2, [FIX_TIME, FIX_TIME]], [3, [FIX_TIME]]]); // 1001 twice, 1002 once
+    expect(unknown).toEqual(['9999']);
+    expect(h.records).toBe(3);
+    expect(h.reply?.toString('hex')).toBe(DATA_REPLY); // 9999's record confirmed too: the sender does not send it again
+  });
+
+  it('a terminal that identified itself keeps its records, whatever OID they carry', () => {
+    const c = ctx();
+    c.deviceId = protocol.decode!(hex(AUTH), c).deviceId;
+    const r = protocol.decode!(DATA, c);
+    expect(r.records!.map((x) => x.deviceId)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('before any identity each object id names its record; the first identifies the connection', () => {
+    const r = protocol.decode!(DATA, ctx());
+    expect(r.deviceId).toBe('1001');
+    expect(r.records!.map((x) => x.deviceId)).toEqual(['1001', '1002', '1001', '9999']);
   });
 });
 

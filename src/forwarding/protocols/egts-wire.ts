@@ -13,7 +13,7 @@ export const PT = { response: 0, appData: 1 } as const;
 export const SERVICE = { auth: 1, teledata: 2 } as const;
 export const SR = {
   recordResponse: 0,
-  termIdentity: 1,
+  dispatcherIdentity: 5,
   resultCode: 9,
   posData: 16,
   extPosData: 17,
@@ -70,11 +70,15 @@ export function packet(type: number, pid: number, sfrd: Buffer): Buffer {
   return out;
 }
 
-/** EGTS_SR_TERM_IDENTITY with only the terminal id (here: the dispatcher id of the retranslator's login). */
-export function termIdentity(tid: number): Buffer {
+/**
+ * EGTS_SR_DISPATCHER_IDENTITY: dispatcher type 0, the dispatcher id (the retranslator's login), no
+ * description. A platform authenticates so, not as a terminal: the receiver then takes each record's
+ * OID as the object it belongs to.
+ */
+export function dispatcherIdentity(did: number): Buffer {
   const d = Buffer.alloc(5);
-  d.writeUInt32LE(tid >>> 0, 0);
-  return subrecord(SR.termIdentity, d); // flags 0: no optional fields
+  d.writeUInt32LE(did >>> 0, 1);
+  return subrecord(SR.dispatcherIdentity, d);
 }
 
 /** EGTS_SR_RECORD_RESPONSE: the record number confirmed and its status. */

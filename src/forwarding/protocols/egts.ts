@@ -1,15 +1,15 @@
 /**
  * EGTS as a sender (docs/retranslators.md): one TCP connection per retranslator. It authenticates
- * with EGTS_SR_TERM_IDENTITY whose terminal id is the dispatcher id (the retranslator's login) and
- * waits for the receiver's EGTS_SR_RESULT_CODE; then every fix goes as one TELEDATA service record
- * with the tracker's object id (a 32-bit number: the numeric fake id, or a numeric device id), up to
- * 100 records per packet, packets pipelined. A batch is acknowledged only when every packet got its
- * PT_RESPONSE and every record its RECORD_RESPONSE; packets the receiver sends (the result code) are
- * confirmed as the standard asks.
+ * as a dispatcher (EGTS_SR_DISPATCHER_IDENTITY with the retranslator's login as the dispatcher id)
+ * and waits for the receiver's EGTS_SR_RESULT_CODE; then every fix goes as one TELEDATA service
+ * record with the tracker's object id (a 32-bit number: the numeric fake id, or a numeric device id),
+ * up to 100 records per packet, packets pipelined. A batch is acknowledged only when every packet
+ * got its PT_RESPONSE and every record its RECORD_RESPONSE; packets the receiver sends (the result
+ * code) are confirmed as the standard asks.
  */
 import { connect, type Socket } from 'node:net';
 import type { ForwardFix, ForwardProtocol, OpenOptions, Session, Target } from '../types.ts';
-import { PT, SERVICE, SR, egtsTime, fixSubrecords, nextPacket, packet, readPacket, recordResponse, serviceRecord, termIdentity, type ReceivedPacket } from './egts-wire.ts';
+import { PT, SERVICE, SR, dispatcherIdentity, egtsTime, fixSubrecords, nextPacket, packet, readPacket, recordResponse, serviceRecord, type ReceivedPacket } from './egts-wire.ts';
 
 /** Most records per packet, and most bytes of a packet's service frame. */
 const PACKET_RECORDS = 100;
@@ -76,11 +76,11 @@ export class EgtsSession implements Session {
     return session;
   }
 
-  /** TERM_IDENTITY with the dispatcher id; the record confirmed and RESULT_CODE 0 open the session. */
+  /** DISPATCHER_IDENTITY with the dispatcher id; the record confirmed and RESULT_CODE 0 open the session. */
   private async login(dispatcherId: number): Promise<void> {
     const code = new Promise<number>((resolve, reject) => (this.resultCode = { resolve, reject }));
     const rn = this.nextRn();
-    await Promise.all([this.write([rn], serviceRecord(rn, SERVICE.auth, termIdentity(dispatcherId)), true), code.then((c) => { if (c !== OK) throw new Error(`login refused (EGTS result code ${c})`); })]);
+    await Promise.all([this.write([rn], serviceRecord(rn, SERVICE.auth, dispatcherIdentity(dispatcherId)), true), code.then((c) => { if (c !== OK) throw new Error(`login refused (EGTS result code ${c})`); })]);
   }
 
   send(fixes: ForwardFix[]): Promise<void> {
