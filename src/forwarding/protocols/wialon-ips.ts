@@ -257,7 +257,6 @@ export class MessageEncoder {
     const o = this.out;
     o.begin();
     const counts: number[] = [];
-    const ends: number[] = [];
     let body = 0;
     let count = 0;
     /** The packet's body in characters so far. */
@@ -266,7 +265,6 @@ export class MessageEncoder {
       if (count >= BLACK_BOX_MESSAGES) {
         this.crcLine(body, PIPE);
         counts.push(count);
-        ends.push(o.length);
         count = 0;
       }
       if (!count) {
@@ -285,7 +283,6 @@ export class MessageEncoder {
         o.pos = o.start + sep;
         this.crcLine(body, PIPE);
         counts.push(count);
-        ends.push(o.length);
         count = 0;
         i--;
         continue;
@@ -296,16 +293,14 @@ export class MessageEncoder {
     if (count) {
       this.crcLine(body, PIPE);
       counts.push(count);
-      ends.push(o.length);
     }
-    return { bytes: o.take(), counts, ends };
+    return { bytes: o.take(), counts };
   }
 
   /** A `#D#` packet per fix, all in one piece: `#D#msg;XXXX\r\n` (2.0, the CRC over `msg;`) or `#D#msg\r\n` (1.1). */
   dataPackets(version: '2.0' | '1.1', fixes: ForwardFix[]): Packets {
     const o = this.out;
     o.begin();
-    const ends: number[] = [];
     for (const f of fixes) {
       o.ascii('#D#');
       const body = o.length;
@@ -315,22 +310,15 @@ export class MessageEncoder {
         o.byte(CR);
         o.byte(LF);
       }
-      ends.push(o.length);
     }
-    return { bytes: o.take(), counts: fixes.map(() => 1), ends };
+    return { bytes: o.take(), counts: fixes.map(() => 1) };
   }
 }
 
-/** Packets in one piece of bytes: the messages each carries and where each ends in the piece. */
+/** Packets in one piece of bytes, and the messages each carries. */
 export interface Packets {
   bytes: Buffer;
   counts: number[];
-  ends: number[];
-}
-
-/** The packets one by one (views of the piece). */
-export function eachPacket(p: Packets): Buffer[] {
-  return p.ends.map((end, i) => p.bytes.subarray(i ? p.ends[i - 1] : 0, end));
 }
 
 export function loginPacket(version: '2.0' | '1.1', id: string, password: string): string {
@@ -358,9 +346,11 @@ class WialonSession implements Session {
   ) {}
 
   async send(fixes: ForwardFix[]): Promise<void> {
+    // a tracker's packets of a batch leave in one write (one connection per tracker: a write each
+    // per batch is the most a caught-up retranslator can do)
     if (this.version === '2.0' && fixes.length > 1) {
       const packets = this.encoder.blackBox(fixes);
-      const answers = await Promise.all(eachPacket(packets).map((p) => this.socket.request(p)));
+      const answers = await this.socket.send(packets.bytes, packets.counts.length);
       answers.forEach((a, i) => {
         const n = Number(answerValue(a, 'B'));
         if (!Number.isInteger(n)) throw new Error(`bad #AB# answer ${a.toString('latin1')}`);
@@ -368,7 +358,7 @@ class WialonSession implements Session {
       });
       return;
     }
-    const answers = await Promise.all(eachPacket(this.encoder.dataPackets(this.version, fixes)).map((p) => this.socket.request(p)));
+    const answers = await this.socket.send(this.encoder.dataPackets(this.version, fixes).bytes, fixes.length);
     for (const a of answers) if (answerValue(a, 'D') !== '1') this.refused++;
   }
 
