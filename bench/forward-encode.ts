@@ -1,15 +1,16 @@
 /**
  * bench/forward-encode (issue 13): the forwarding encoders alone, in CPU µs per fix: a batch of
  * logged fixes (rows as the engine's shared read gives them, viewed under their bindings) encoded as
- * the JSON webhook's body (to bytes, as it is posted) and as Wialon IPS 2.0 `#B#` packets, repeated.
+ * the JSON webhook's body (bytes, as it is posted) and as Wialon IPS 2.0 `#B#` packets (the bytes of
+ * each tracker's share), repeated.
  * CPU time of this thread, so less sensitive to a loaded machine than wall rates.
  *   node --import tsx bench/forward-encode.ts [--fixes 2000] [--trackers 200] [--rounds 50]
  */
 import { parseArgs } from 'node:util';
 import { FLAG } from '../src/core/point.ts';
 import { toForwardFix, type Bound } from '../src/forwarding/forwarder.ts';
-import { batchJson } from '../src/forwarding/protocols/json-webhook.ts';
-import { blackBoxPackets, MessageEncoder } from '../src/forwarding/protocols/wialon-ips.ts';
+import { BatchEncoder } from '../src/forwarding/protocols/json-webhook.ts';
+import { MessageEncoder } from '../src/forwarding/protocols/wialon-ips.ts';
 import type { LogRow } from '../src/store/retranslators.ts';
 
 const { values } = parseArgs({ options: { fixes: { type: 'string', default: '2000' }, trackers: { type: 'string', default: '200' }, rounds: { type: 'string', default: '50' } } });
@@ -41,7 +42,8 @@ function measure(name: string, encode: () => number): void {
 }
 
 const encoder = new MessageEncoder();
-measure('json', () => Buffer.from(batchJson(rows.map((r) => toForwardFix(r.slice() as LogRow, bounds[r[1] - 1])))).length);
+const body = new BatchEncoder();
+measure('json', () => body.batch(rows.map((r) => toForwardFix(r.slice() as LogRow, bounds[r[1] - 1]))).length);
 measure('wialon', () => {
   const groups = new Map<string, ReturnType<typeof toForwardFix>[]>();
   for (const r of rows) {
@@ -49,6 +51,6 @@ measure('wialon', () => {
     (groups.get(f.deviceId) ?? groups.set(f.deviceId, []).get(f.deviceId)!).push(f);
   }
   let bytes = 0;
-  for (const list of groups.values()) for (const p of blackBoxPackets(list, encoder)) bytes += p.packet.length;
+  for (const list of groups.values()) bytes += encoder.blackBox(list).bytes.length;
   return bytes;
 });
