@@ -30,8 +30,6 @@ import { RetentionService } from './retention/retention.ts';
 import { CompactionService } from './retention/compaction.ts';
 import { ReportScheduleRunner } from './reports/schedule-runner.ts';
 import { readdirSync, readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { join } from 'node:path';
 
 /** How many descriptors the process holds (Linux /proc); 0 where that cannot be read. */
@@ -120,21 +118,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   telemetry.start();
   judge.start();
   // Tracker reports: generated in their own small worker pool (src/reports/queue.ts, docs/reports.md).
-  const reports = new ReportQueue(store, {
-    dbFile: config.dbFile,
-    threads: config.reports.threads,
-    maxAttempts: config.reports.attempts,
-    geocoder: services.geocoder,
-    offlineTypes: offlineTypes(services.geocoder),
-    log: (msg, data) => api.log.error(data ?? {}, msg),
-    // A big report a client asked for starts its xlsx now (src/reports/render/early.ts); unzipped off the event loop.
-    onReady: (id) =>
-      services.earlyXlsx.ready(id, async () => {
-        const row = store.reports.byId(id);
-        const gz = row && store.reports.body(row.owner_id, id);
-        return gz ? unzip(gz) : undefined;
-      }),
-  });
+  const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, offlineTypes: offlineTypes(services.geocoder), log: (msg, data) => api.log.error(data ?? {}, msg) });
   (services as Services).reports = reports;
   reports.start();
   ops.attach({ reportQueue: () => store.reports.pendingCount() });
@@ -196,8 +180,6 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
     },
   };
 }
-
-const unzip = promisify(gunzip);
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   let config: Readonly<Config>;

@@ -91,8 +91,6 @@ const generate = defineCall({
     };
     const title = q.title ?? word(user.locale, `title.${plugin.id}` as Word);
     const reportId = store.reports.create({ ownerId: owner.id, userId: user.id, pluginId: plugin.id, title, created: now(), from, to, params: JSON.stringify(params) });
-    // A client that asks for a report mostly downloads it: a big one's xlsx starts when it is ready.
-    services.earlyXlsx?.askedFor(reportId);
     services.reports?.poke();
     return { id: reportId };
   },

@@ -32,8 +32,6 @@ export interface ReportQueueOptions {
   offlineTypes?: readonly GeocoderType[];
   now?: () => number;
   log?(msg: string, data?: Record<string, unknown>): void;
-  /** Report `id` is ready (its body written): the early xlsx starts (src/reports/render/early.ts). */
-  onReady?(id: number): void;
 }
 
 /** Address asks of a worker looked up at once (docs/reports.md, "The queue"). */
@@ -142,7 +140,6 @@ export class ReportQueue implements ReportRunner {
       this.opts.log?.('report failed', { report: id, error: outcome.error });
       this.store.reports.fail(id, outcome.error, this.now());
     } else if (outcome.kind === 'stopped') this.store.reports.requeue(id, true);
-    else if (outcome.kind === 'ready') this.opts.onReady?.(id);
   }
 
   /** Helper tasks for a report: one per further thread when its plugin's trackers are independent and it has several. */

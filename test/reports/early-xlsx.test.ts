@@ -1,6 +1,5 @@
 /**
- * The xlsx of a big report started when a report a client asked for is ready, or at its retrieve
- * (src/reports/render/early.ts): the download gets
+ * The xlsx of a big report started at its retrieve (src/reports/render/early.ts): the download gets
  * that file (one render, from the same JSON), small reports and deleted ones are not kept, at most
  * `max` files for `ttlMs`, and a failed early render is rendered again at the download.
  */
@@ -78,44 +77,5 @@ describe('EarlyXlsx', () => {
     expect(files.renders).toEqual(['xlsx:report09', 'xlsx:report09']);
     files.fail = true;
     await expect(early.xlsx(10, async () => json('report10'))).rejects.toThrow('render failed');
-  });
-
-  it('a report a client asked for starts when ready: once, before the retrieve; others do not', async () => {
-    const files = fakeFiles();
-    const early = new EarlyXlsx(files, { minBytes: 32 });
-    let reads = 0;
-    const stored = (tag: string) => async () => {
-      reads++;
-      return json(tag);
-    };
-    early.askedFor(11);
-    early.ready(11, stored('report11'));
-    early.ready(12, stored('report12')); // a schedule's report: nobody asked for it through the API
-    await new Promise((r) => setTimeout(r, 1));
-    expect(reads).toBe(1);
-    expect(files.renders).toEqual(['xlsx:report11']);
-    early.retrieved(11, json('report11')); // the client's retrieve: not started again
-    expect((await early.xlsx(11, never)).body.toString()).toBe('xlsx of report11');
-    expect(files.renders).toEqual(['xlsx:report11']);
-    early.ready(11, stored('report11')); // ready again (generated anew): asked once, started once
-    await new Promise((r) => setTimeout(r, 1));
-    expect(reads).toBe(1);
-  });
-
-  it('asked, then deleted before ready, or its body unreadable: nothing starts; the download renders', async () => {
-    const files = fakeFiles();
-    const early = new EarlyXlsx(files, { minBytes: 1 });
-    early.askedFor(13);
-    early.forget(13);
-    early.ready(13, async () => json('report13'));
-    early.askedFor(14);
-    early.ready(14, async () => {
-      throw new Error('body gone');
-    });
-    early.askedFor(15);
-    early.ready(15, async () => undefined);
-    await new Promise((r) => setTimeout(r, 1));
-    expect(files.renders).toEqual([]);
-    expect((await early.xlsx(14, async () => json('report14'))).body.toString()).toBe('xlsx of report14');
   });
 });

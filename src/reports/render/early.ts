@@ -1,23 +1,17 @@
 /**
- * The xlsx of a big report, started when a report a client asked for is ready, or else when it is
- * retrieved (issue 12, "Speed"; docs/reports.md, "Files"). A client that reads a report's JSON mostly
- * downloads its file next, and a month of a fleet's trips takes seconds to render: started early, the
- * file is ready (or nearly) when the download asks, which then answers it instead of rendering again
- * from the stored body.
+ * The xlsx of a big report, started when the report is retrieved (issue 12, "Speed"; docs/reports.md,
+ * "Files"). A client that reads a report's JSON mostly downloads its file next, and a month of a
+ * fleet's trips takes seconds to render: started at the retrieve, the file is ready (or nearly) when
+ * the download asks, which then answers it instead of rendering again from the stored body.
  *
- * Only reports asked through the API start when ready (`asked`, then `ready`): a schedule's report is
- * mailed as its own format and nobody downloads it. Started at ready rather than at the retrieve, the
- * render overlaps the client's polling and its retrieve of the JSON (bench/reports: 0.6 s of 29 MiB).
- * A server restarted in between starts it at the retrieve. What can be wasted is one render of a
- * report read as JSON only, in the render thread (lowered priority); only bodies of
+ * Why at the retrieve and not when the report is ready: a report nobody reads (a schedule's, mailed
+ * as its own format) costs nothing, and a retrieve comes a moment after ready. What can be wasted is
+ * one render of a report read as JSON only, in the render thread (lowered priority); only bodies of
  * at least `minBytes` of JSON are started (a small file renders in well under a second on demand).
  * At most `max` files are kept, each for `ttlMs`: the render is the same function over the same stored
  * JSON the download would hand it, so the file is the one the download renders.
  */
 import type { RenderedFile, ReportFiles } from './index.ts';
-
-/** Asked reports remembered at most (each a number; one that fails or is deleted unseen goes eventually). */
-const ASKED_MAX = 1000;
 
 export interface EarlyXlsxOptions {
   /** Files kept at most (the oldest goes first). */
@@ -31,8 +25,6 @@ export interface EarlyXlsxOptions {
 
 export class EarlyXlsx {
   private readonly kept = new Map<number, { started: number; file: Promise<RenderedFile> }>();
-  /** Reports asked through the API and not ready yet (the oldest dropped past ASKED_MAX: one never ready). */
-  private readonly asked = new Set<number>();
   private readonly max: number;
   private readonly ttlMs: number;
   private readonly minBytes: number;
@@ -46,24 +38,6 @@ export class EarlyXlsx {
     this.ttlMs = opts.ttlMs ?? 10 * 60_000;
     this.minBytes = opts.minBytes ?? 1 << 20;
     this.now = opts.now ?? Date.now;
-  }
-
-  /** A client asked for report `id` (report/tracker/generate): its xlsx may start when it is ready. */
-  askedFor(id: number): void {
-    this.asked.add(id);
-    if (this.asked.size > ASKED_MAX) this.asked.delete(this.asked.values().next().value!);
-  }
-
-  /**
-   * Report `id` is ready: when a client asked for it, its JSON is read (`json`, off the event loop)
-   * and its xlsx started as at a retrieve. A retrieve meanwhile starts it once only.
-   */
-  ready(id: number, json: () => Promise<Uint8Array | undefined>): void {
-    if (!this.asked.delete(id)) return;
-    json().then(
-      (j) => j && this.retrieved(id, j),
-      () => {}, // not read: the retrieve or the download starts it
-    );
   }
 
   /** Report `id` was retrieved, its JSON at hand: its xlsx starts rendering when it is big and not kept yet. */
@@ -90,7 +64,6 @@ export class EarlyXlsx {
   /** The report was deleted. */
   forget(id: number): void {
     this.kept.delete(id);
-    this.asked.delete(id);
   }
 
   private render(json: Uint8Array): Promise<RenderedFile> {
