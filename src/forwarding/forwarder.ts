@@ -135,8 +135,22 @@ class LoggedFix implements ForwardFix {
     return (this.flags & FLAG.alarm) !== 0;
   }
   get attrs(): Record<string, unknown> {
-    const text = this.r[LOG.attrs];
-    return (this.r.parsed ??= text ? (JSON.parse(text) as Record<string, unknown>) : {});
+    return (this.r.parsed ??= parsedAttrs(this.r[LOG.attrs]));
+  }
+}
+
+/**
+ * A stored attributes text as an object. The writer stores JSON.stringify's text; should a row hold
+ * something else (an edited database), the fix goes without attributes rather than failing its batch
+ * again and again, which would hold the tracker's forwarding at this fix for good.
+ */
+function parsedAttrs(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }
 

@@ -12,6 +12,7 @@ import { toForwardFix } from '../../src/forwarding/forwarder.ts';
 import { BatchEncoder } from '../../src/forwarding/protocols/json-webhook.ts';
 import { TextBytes } from '../../src/forwarding/protocols/text-bytes.ts';
 import { MessageEncoder } from '../../src/forwarding/protocols/wialon-ips.ts';
+import { retranslatorPacket } from '../../src/forwarding/protocols/wialon-retranslator.ts';
 import type { ForwardFix } from '../../src/forwarding/types.ts';
 import type { LogRow } from '../../src/store/retranslators.ts';
 
@@ -220,6 +221,25 @@ describe('Wialon IPS bytes', () => {
         expect(got.counts).toEqual(fixes.map(() => 1));
       }
     }
+  });
+
+  it('a cell that is not an object, or attributes that are not JSON, never fail the batch: skipped, the rest sent', () => {
+    const [f] = fixesOf(1, 5);
+    const odd: ForwardFix = { ...f, attrs: { fuel: 12, cells: [null, 5, { mcc: 246, mnc: 2, lac: 7, cid: 9 }] } };
+    const text = new MessageEncoder().blackBox([odd]).bytes.toString('latin1');
+    expect(text).toContain('fuel:1:12');
+    expect(text).toContain('mcc2:1:246');
+    expect(text).not.toContain('mcc:1:');
+    const row: LogRow = [1, 1, f.time, f.lat, f.lng, f.alt, f.speed, f.course, f.satellites, f.hdop, null, FLAG.valid, f.received, '{"fuel": 1', f.odometer, f.hours, f.fuelUsed];
+    const logged = toForwardFix(row, { trackerId: 1, deviceId: 'CAR-1', cursor: 0 });
+    expect(logged.attrs).toEqual({});
+    // Wialon Retranslator likewise: the cell that is one, nothing for the others
+    const packet = retranslatorPacket(odd);
+    expect(packet.includes(Buffer.from('mcc2\0'))).toBe(true);
+    expect(packet.includes(Buffer.from('mcc\0'))).toBe(false);
+    // the same packet as the fix without attributes
+    const plain = toForwardFix([...row.slice(0, 13), null, ...row.slice(14)] as LogRow, { trackerId: 1, deviceId: 'CAR-1', cursor: 0 });
+    expect(new MessageEncoder().blackBox([logged]).bytes.equals(new MessageEncoder().blackBox([plain]).bytes)).toBe(true);
   });
 
   it('from logged rows as the engine reads them', () => {

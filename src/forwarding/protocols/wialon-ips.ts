@@ -224,7 +224,10 @@ export class MessageEncoder {
       // the first cell's params without a suffix, then 1, 2, ...
       const n = Math.min(cells.length, 10);
       for (let i = 0; i < n; i++) {
-        const c = cells[i] as Record<string, unknown>;
+        const c = cells[i] as Record<string, unknown> | null;
+        // Not a cell (a decoder's null): skipped, never an encoding error that would hold the tracker's
+        // forwarding at this fix for good.
+        if (c === null || typeof c !== 'object') continue;
         for (const [name, key] of CELL_PARAMS) {
           const v = c[key];
           if (typeof v !== 'number' || !Number.isFinite(v)) continue;

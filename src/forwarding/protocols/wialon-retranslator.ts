@@ -82,8 +82,9 @@ export function retranslatorPacket(f: ForwardFix): Buffer {
     else if (typeof v === 'string') blocks.push(block(k, TYPE.text, text(v)));
   }
   // GSM cells as mcc/mnc/lac/cell_id (the first without a suffix, then 1, 2, ...)
-  const cells = Array.isArray(f.attrs.cells) ? (f.attrs.cells as Array<Record<string, number>>) : [];
+  const cells = Array.isArray(f.attrs.cells) ? (f.attrs.cells as Array<Record<string, number> | null>) : [];
   cells.slice(0, 10).forEach((c, i) => {
+    if (c === null || typeof c !== 'object') return; // not a cell: skipped, never a batch that fails for good
     const s = i === 0 ? '' : String(i);
     for (const [name, key] of [['mcc', 'mcc'], ['mnc', 'mnc'], ['lac', 'lac'], ['cell_id', 'cid']] as const) if (Number.isInteger(c[key])) blocks.push(numberBlock(`${name}${s}`, c[key]));
   });
