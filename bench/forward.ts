@@ -262,6 +262,6 @@ async function main() {
   // the server's share of a shared machine's CPU changes from run to run; per CPU second it does much less
   console.log(`ingested per server CPU second: ${f(without.perCpu)} without, ${f(withF.perCpu)} with forwarding; ratio ${(withF.perCpu / without.perCpu).toFixed(2)}`);
   console.log(`forwarded while ingesting: Wialon IPS ${f(withF.wialon)} fixes/s, JSON ${f(withF.json)} fixes/s`);
-  console.log(`backlog (the larger of the two): at most ${f(withF.maxBacklog)} fixes while ingesting, growing ${f(withF.growth)} fixes/s over the second half (about 0: forwarding keeps pace); ${f(withF.endBacklog)} when the trackers stopped, empty ${withF.drainS.toFixed(1)} s later (${withF.drainS > 0 ? f(withF.endBacklog / withF.drainS) : '-'} fixes/s)`);
+  console.log(`backlog (the larger of the two): at most ${f(withF.maxBacklog)} fixes while ingesting, growing ${f(withF.growth)} fixes/s over the second half (${withF.growth <= 0.02 * withF.ingest ? 'about 0 or less: forwarding keeps pace' : 'forwarding falls behind'}); ${f(withF.endBacklog)} when the trackers stopped, empty ${withF.drainS.toFixed(1)} s later (${withF.drainS > 0 ? f(withF.endBacklog / withF.drainS) : '-'} fixes/s)`);
   console.log(`load average: ${without.load} (without), ${withF.load} (with forwarding), ${loadText()} (now)`);
 }
