@@ -10,7 +10,7 @@ import type { Store } from '../store/index.ts';
 import { LOG, type LogRow, type RetranslatorRow } from '../store/retranslators.ts';
 import { firstAfter, type LogReader } from './log-reader.ts';
 import { parseUrl } from './retranslators.ts';
-import type { ForwardFix, ForwardProtocol, ForwardStatus, Session, Target } from './types.ts';
+import { BatchTooLarge, type ForwardFix, type ForwardProtocol, type ForwardStatus, type Session, type Target } from './types.ts';
 
 export interface ForwarderOptions {
   backoffMinMs: number;
@@ -172,6 +172,8 @@ export class Forwarder {
   private target: Target;
   /** The first failure of this round: no session is opened or batch launched after it. */
   private failed: Error | null = null;
+  /** Most fixes a batch may carry since the receiver refused a larger one (HTTP 413). */
+  private sizeLimit = Infinity;
   /** Acknowledged, not yet written: source -> highest acknowledged seq, and the last fix's time. */
   private acked = new Map<number, number>();
   private ackedTime: number | null = null;
@@ -324,7 +326,7 @@ export class Forwarder {
    */
   private read(after: number): { fixes: ForwardFix[]; pos: number; end: boolean } {
     const fixes: ForwardFix[] = [];
-    const max = Math.min(this.protocol.batch, this.opts.batchLimit ?? Infinity);
+    const max = Math.min(this.protocol.batch, this.opts.batchLimit ?? Infinity, this.sizeLimit);
     const take = (row: LogRow) => {
       const b = this.bindings.get(row[LOG.sourceId]);
       if (b && row[LOG.seq] > b.cursor) fixes.push(new LoggedFix(row, b));
@@ -386,6 +388,8 @@ export class Forwarder {
           // nothing more goes out in this round (a failed open included): a later batch on a new
           // session could overtake this one
           this.failed ??= e as Error;
+          // refused as too large: the batch is read again as smaller ones (down to one fix)
+          if (e instanceof BatchTooLarge) this.sizeLimit = Math.max(1, Math.min(this.sizeLimit, Math.floor(list.length / 2)));
           s?.close();
           if (s && this.sessions.get(key)?.open === s) this.sessions.delete(key);
           throw e;

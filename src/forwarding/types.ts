@@ -65,6 +65,12 @@ export interface Session {
   close(): void;
 }
 
+/**
+ * A `send` the receiver refused as too large (HTTP 413): the forwarder sends batches of half as many
+ * fixes from then on, so a receiver's body limit never holds a batch for good.
+ */
+export class BatchTooLarge extends Error {}
+
 export interface ProtocolInfo {
   id: number;
   name: string;

@@ -127,6 +127,20 @@ describe('JSON over HTTP', () => {
     refuse = false;
     await waitFor('4 fixes', () => fixesOf(rx).length === 4);
   });
+
+  it('a 413 (body too large) makes the batches smaller until the receiver takes them: every fix, in order', async () => {
+    // at most 3 fixes a body; the batch of 10 is halved to 5, then 2
+    const rx = await httpReceiver((r) => (JSON.parse(r.body).fixes.length > 3 ? 413 : 200));
+    const rid = await retranslator(3, `http://127.0.0.1:${rx.port}/`);
+    const { t } = await boundTracker(rid);
+    const sent = track(T0, 10);
+    await t.send(sent);
+    await waitFor('10 fixes', () => fixesOf(rx).length >= 10);
+    expect(fixesOf(rx).map((f) => f.time)).toEqual(sent.map((f) => new Date(f.time).toISOString()));
+    expect(Math.max(...rx.requests.map((r) => JSON.parse(r.body).fixes.length))).toBeLessThanOrEqual(3);
+    const st = (await s.call('retranslator/list', { hash: ann.hash })).body.list.find((r: any) => r.id === rid).status;
+    expect(st.last_error).toMatch(/^receiver answered HTTP 413 to a body of \d+ bytes$/);
+  });
 });
 
 describe('OsmAnd HTTP', () => {

@@ -7,7 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SecondText } from '../../core/time.ts';
-import type { ForwardFix, ForwardProtocol, OpenOptions, Session, Target } from '../types.ts';
+import { BatchTooLarge, type ForwardFix, type ForwardProtocol, type OpenOptions, type Session, type Target } from '../types.ts';
 import { TextBytes } from './text-bytes.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -121,7 +121,8 @@ export function post(url: URL, body: string | Buffer, contentType: string, heade
         res.on('end', () => {
           clearTimeout(timer);
           const status = res.statusCode ?? 0;
-          if (status < 200 || status > 299) reject(new Error(`receiver answered HTTP ${status}`));
+          if (status === 413) reject(new BatchTooLarge(`receiver answered HTTP 413 to a body of ${payload.length} bytes`));
+          else if (status < 200 || status > 299) reject(new Error(`receiver answered HTTP ${status}`));
           else resolve();
         });
       },
