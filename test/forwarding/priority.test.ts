@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAG } from '../../src/core/point.ts';
 import { toForwardFix } from '../../src/forwarding/forwarder.ts';
 import { PriorityGovernor } from '../../src/forwarding/priority.ts';
-import { batchJson, fixJson, fixJsonText } from '../../src/forwarding/protocols/json-webhook.ts';
+import { BatchEncoder, fixJson, fixJsonText } from '../../src/forwarding/protocols/json-webhook.ts';
 import type { LogRow } from '../../src/store/retranslators.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { serverWithWialon, track, Tracker, waitFor } from './helpers.ts';
@@ -62,8 +62,9 @@ describe('JSON text straight from a logged row', () => {
       expect(fixJsonText(f)).toBe(JSON.stringify(fixJson(f)));
     }
     const fixes = rows.map((r) => toForwardFix(r, binding));
-    expect(JSON.parse(batchJson(fixes))).toEqual({ fixes: fixes.map(fixJson) });
-    expect(batchJson([])).toBe('{"fixes":[]}');
+    const encoder = new BatchEncoder();
+    expect(JSON.parse(encoder.batch(fixes).toString('utf8'))).toEqual({ fixes: fixes.map(fixJson) });
+    expect(encoder.batch([]).toString('utf8')).toBe('{"fixes":[]}');
   });
 });
 

@@ -69,16 +69,9 @@ export function fixJsonText(f: ForwardFix): string {
   );
 }
 
-/** The batch body: `{"fixes":[...]}` (`BatchEncoder` writes it as bytes). */
-export function batchJson(fixes: ForwardFix[]): string {
-  let out = '{"fixes":[';
-  for (let i = 0; i < fixes.length; i++) out += (i ? ',' : '') + fixJsonText(fixes[i]);
-  return out + ']}';
-}
-
 /**
- * The batch body as bytes, written into one piece (`TextBytes`): exactly `Buffer.from(batchJson(fixes))`,
- * a fix's text at a time, without the joined text (converting it whole cost more than writing the
+ * The batch body `{"fixes":[...]}` as bytes, written into one piece (`TextBytes`) a fix's text at a
+ * time, without the joined text (converting it whole cost more than writing the
  * text). Writing the members byte by byte was slower still: copying the constant member names from
  * script costs more than V8's string building does.
  */
