@@ -326,19 +326,27 @@ export class Forwarder {
    */
   private read(after: number): { fixes: ForwardFix[]; pos: number; end: boolean } {
     const fixes: ForwardFix[] = [];
+    // a batch carries up to `max` fixes per lane; reading stops when one lane is full (the lanes share
+    // the read position, so a full lane's later fixes cannot be skipped)
     const max = Math.min(this.protocol.batch, this.opts.batchLimit ?? Infinity, this.sizeLimit);
+    const lanes = this.lanes;
+    const perLane = lanes > 1 ? new Array<number>(lanes).fill(0) : null;
+    let full = false;
     const take = (row: LogRow) => {
       const b = this.bindings.get(row[LOG.sourceId]);
-      if (b && row[LOG.seq] > b.cursor) fixes.push(new LoggedFix(row, b));
+      if (!b || row[LOG.seq] <= b.cursor) return;
+      fixes.push(new LoggedFix(row, b));
+      if (perLane) full = ++perLane[row[LOG.sourceId] % lanes] >= max;
+      else full = fixes.length >= max;
     };
     if (this.reader && this.bindings.size * 2 >= this.boundSources) {
       let pos = after;
-      while (fixes.length < max && pos - after < SCAN_WINDOW) {
+      while (!full && pos - after < SCAN_WINDOW) {
         const block = this.reader.next(pos, this);
         if (!block) return { fixes, pos, end: true };
         const rows = block.rows;
         let i = firstAfter(rows, pos);
-        for (; i < rows.length && fixes.length < max; i++) take(rows[i]);
+        for (; i < rows.length && !full; i++) take(rows[i]);
         pos = i < rows.length ? rows[i - 1][LOG.seq] : block.to;
       }
       return { fixes, pos, end: false };
@@ -346,10 +354,16 @@ export class Forwarder {
     this.reader?.leave(this);
     const maxSeq = this.store.retranslators.maxSeq();
     const upTo = Math.min(maxSeq, after + SCAN_WINDOW);
-    const rows = upTo > after ? this.store.retranslators.batch(this.row.id, after, upTo, max) : [];
-    for (const r of rows) take(r);
-    const cut = rows.length === max;
-    return { fixes, pos: cut ? rows[rows.length - 1][LOG.seq] : upTo, end: !cut && upTo >= maxSeq };
+    const rows = upTo > after ? this.store.retranslators.batch(this.row.id, after, upTo, max * lanes) : [];
+    let n = 0;
+    while (n < rows.length && !full) take(rows[n++]);
+    const cut = n < rows.length || rows.length === max * lanes;
+    return { fixes, pos: cut ? rows[n - 1][LOG.seq] : upTo, end: !cut && upTo >= maxSeq };
+  }
+
+  /** Lanes of a shared session that is not ordered (see `ForwardProtocol.lanes`); 1 otherwise. */
+  private get lanes(): number {
+    return this.protocol.sessions === 'shared' && !this.protocol.ordered ? Math.max(1, this.protocol.lanes ?? 1) : 1;
   }
 
   private session(deviceId: string | undefined): Promise<Session> {
@@ -375,11 +389,21 @@ export class Forwarder {
 
   /** Puts one batch on the wire (a `send` per session); resolves with each session's outcome, never rejects. */
   private launch(fixes: ForwardFix[]): Promise<Settled> {
-    const groups = new Map<string, ForwardFix[]>();
-    if (this.protocol.sessions === 'shared') groups.set('', fixes);
-    else for (const f of fixes) (groups.get(f.deviceId) ?? groups.set(f.deviceId, []).get(f.deviceId)!).push(f);
+    // a group per session (device sessions) or per lane of the shared session; each goes as one send
+    const groups: Array<[string, ForwardFix[]]> = [];
+    const lanes = this.lanes;
+    if (this.protocol.sessions === 'device') {
+      const byDevice = new Map<string, ForwardFix[]>();
+      for (const f of fixes) (byDevice.get(f.deviceId) ?? byDevice.set(f.deviceId, []).get(f.deviceId)!).push(f);
+      groups.push(...byDevice);
+    } else if (lanes === 1) groups.push(['', fixes]);
+    else {
+      const byLane: ForwardFix[][] = Array.from({ length: lanes }, () => []);
+      for (const f of fixes) byLane[f.sourceId % lanes].push(f);
+      for (const list of byLane) if (list.length) groups.push(['', list]);
+    }
     return Promise.allSettled(
-      [...groups].map(async ([key, list]) => {
+      groups.map(async ([key, list]) => {
         let s: Session | undefined;
         try {
           s = await this.session(key === '' ? undefined : key);

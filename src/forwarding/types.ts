@@ -103,6 +103,12 @@ export interface ForwardProtocol extends ProtocolInfo {
    * then keeps several batches on the wire. Otherwise (HTTP requests) one batch at a time.
    */
   ordered?: boolean;
+  /**
+   * Requests in flight at once on a shared session that is not `ordered` (HTTP): the trackers are
+   * split into this many lanes, each tracker always in the same one, and each lane has one request
+   * on the wire at a time, so a tracker's fixes still arrive in order. Absent: 1.
+   */
+  lanes?: number;
   /** Opens a session; `deviceId` is given for `device` sessions. Resolves once logged in. */
   open(target: Target, deviceId: string | undefined, opts: OpenOptions): Promise<Session>;
 }

@@ -129,17 +129,71 @@ describe('JSON over HTTP', () => {
   });
 
   it('a 413 (body too large) makes the batches smaller until the receiver takes them: every fix, in order', async () => {
-    // at most 3 fixes a body; the batch of 10 is halved to 5, then 2
-    const rx = await httpReceiver((r) => (JSON.parse(r.body).fixes.length > 3 ? 413 : 200));
+    // at most 3 fixes a body; the batch of 10 is halved to 5, then 2. Until the tracker's 10 fixes are
+    // all stored the receiver answers 503, so the first batch it can take holds all 10 (otherwise the
+    // engine may read them as they are committed, in pieces of 3 or less, and never meet the limit)
+    let stored = false;
+    const rx = await httpReceiver((r) => (!stored ? 503 : JSON.parse(r.body).fixes.length > 3 ? 413 : 200));
     const rid = await retranslator(3, `http://127.0.0.1:${rx.port}/`);
     const { t } = await boundTracker(rid);
     const sent = track(T0, 10);
     await t.send(sent);
+    stored = true;
     await waitFor('10 fixes', () => fixesOf(rx).length >= 10);
     expect(fixesOf(rx).map((f) => f.time)).toEqual(sent.map((f) => new Date(f.time).toISOString()));
     expect(Math.max(...rx.requests.map((r) => JSON.parse(r.body).fixes.length))).toBeLessThanOrEqual(3);
     const st = (await s.call('retranslator/list', { hash: ann.hash })).body.list.find((r: any) => r.id === rid).status;
     expect(st.last_error).toMatch(/^receiver answered HTTP 413 to a body of \d+ bytes$/);
+  });
+
+  it('several POSTs in flight, a tracker never in two at once: per-tracker order holds; a refused lane is resent alone', async () => {
+    // answers after 150 ms, so the batches of different lanes overlap; the first body with the first
+    // tracker's fixes is refused (503): that lane is sent again, the others are not
+    const inFlight = new Set<string>();
+    let most = 0;
+    let overlap = false;
+    let refused = 0;
+    let first = '';
+    const got: Array<{ device_id: string; time: string }> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const fixes = JSON.parse(body).fixes as Array<{ device_id: string; time: string }>;
+        const ids = [...new Set(fixes.map((f) => f.device_id))];
+        if (ids.some((d) => inFlight.has(d))) overlap = true;
+        for (const d of ids) inFlight.add(d);
+        most = Math.max(most, ++concurrent);
+        setTimeout(() => {
+          concurrent--;
+          for (const d of ids) inFlight.delete(d);
+          const refuse = !refused && ids.includes(first);
+          if (refuse) refused++;
+          else got.push(...fixes);
+          res.writeHead(refuse ? 503 : 200).end();
+        }, 150);
+      });
+    });
+    let concurrent = 0;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => server.close(r)));
+    const rid = await retranslator(3, `http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+    const trackers = [];
+    for (let i = 0; i < 8; i++) trackers.push(await boundTracker(rid));
+    first = trackers[0].deviceId;
+    const sent = track(T0, 40);
+    // the trackers send in steps, so that several batches follow each other
+    for (let k = 0; k < 4; k++) await Promise.all(trackers.map(({ t }) => t.send(sent.slice(k * 10, k * 10 + 10))));
+    await waitFor('320 fixes', () => got.length >= 320);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(refused).toBe(1);
+    expect(overlap).toBe(false);
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(most).toBeLessThanOrEqual(4);
+    // every fix exactly once (only the refused body's fixes went twice, and a refused body does not count), in order per tracker
+    expect(got.length).toBe(320);
+    for (const { deviceId } of trackers) expect(got.filter((f) => f.device_id === deviceId).map((f) => f.time)).toEqual(sent.map((f) => new Date(f.time).toISOString()));
   });
 });
 
