@@ -51,6 +51,8 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => `87${String(i + 1
 // Wialon IPS receiver would otherwise hold up the JSON receiver's answers).
 const got = { wialon: 0, json: 0 };
 const receiverPorts = { wialon: 0, json: 0 };
+/** The receivers' processes (their CPU time is printed: the machine's two cores are shared by all). */
+let receiverPids: number[] = [];
 if (values.receivers) {
   await receiversProcess();
 } else {
@@ -61,6 +63,7 @@ if (values.receivers) {
       if (m.got) Object.assign(got, m.got);
     });
   }
+  receiverPids = children.map((c) => c.pid!);
   process.once('exit', () => children.forEach((c) => c.kill()));
   while (!receiverPorts.json || !receiverPorts.wialon) await new Promise((r) => setTimeout(r, 50));
   await main();
@@ -146,6 +149,8 @@ async function server(dir: string): Promise<{ proc: ChildProcess; port: number }
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // a bench that fails must not leave its server running (it holds this process's stderr open too)
+  process.once('exit', () => proc.kill('SIGKILL'));
   let out = '';
   const p = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
@@ -173,6 +178,25 @@ function cpuSeconds(pid: number): { all: number; forward: number } {
     return { all: ticks(readFileSync(`/proc/${pid}/stat`, 'utf8')), forward };
   } catch {
     return { all: NaN, forward: NaN };
+  }
+}
+
+/** The resident memory of a process, MiB (0 once it is gone). */
+function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds a process used so far (user + system), 0 once it is gone. */
+function processCpu(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
   }
 }
 
@@ -209,7 +233,9 @@ async function run(forward: boolean): Promise<RunResult> {
   await new Promise((r) => setTimeout(r, warmup * 1000));
   const start = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
   const cpu0 = cpuSeconds(proc.pid!);
+  const others0 = { trackers: process.cpuUsage(), receivers: receiverPids.reduce((t, pid) => t + processCpu(pid), 0) };
   let maxBacklog = 0;
+  let rss = rssMiB(proc.pid!);
   const larger: number[] = [];
   let last = { ...start };
   console.log(forward ? '  s   ingest/s  wialon/s    json/s  backlog wialon  backlog json' : '  s   ingest/s');
@@ -225,15 +251,21 @@ async function run(forward: boolean): Promise<RunResult> {
       console.log(`${String(s).padStart(3)} ${rate('acked')} ${rate('wialon')} ${rate('json')} ${b[0].toLocaleString('en').padStart(15)} ${b[1].toLocaleString('en').padStart(13)}`);
     } else console.log(`${String(s).padStart(3)} ${rate('acked')}`);
     last = now;
+    rss = Math.max(rss, rssMiB(proc.pid!));
   }
   const el = (last.t - start.t) / 1000;
   const cpu1 = cpuSeconds(proc.pid!);
   const cpu = { all: cpu1.all - cpu0.all, forward: cpu1.forward - cpu0.forward };
+  const trackersCpu = process.cpuUsage(others0.trackers);
+  const others = { trackers: (trackersCpu.user + trackersCpu.system) / 1e6, receivers: receiverPids.reduce((t, pid) => t + processCpu(pid), 0) - others0.receivers };
   const ingested = last.acked - start.acked;
   const us = (s: number, n: number) => (n ? `${Math.round((s * 1e6) / n)} µs` : '-');
   const fwdPart = forward ? `; the forwarding thread ${cpu.forward.toFixed(1)} s (${us(cpu.forward, last.wialon - start.wialon + last.json - start.json)} per forwarded fix and retranslator)` : '';
   const load = loadText();
-  console.log(`server CPU ${cpu.all.toFixed(1)} s over ${el.toFixed(1)} s: ${us(cpu.all - cpu.forward, ingested)} per ingested fix outside the forwarding thread${fwdPart}; load average ${load}`);
+  console.log(`server CPU ${cpu.all.toFixed(1)} s over ${el.toFixed(1)} s: ${us(cpu.all - cpu.forward, ingested)} per ingested fix outside the forwarding thread${fwdPart}; RSS at most ${Math.round(rss)} MiB; load average ${load}`);
+  // the two cores hold el * 2 CPU seconds: what the server leaves is what the simulated trackers and the receivers use
+  const total = cpu.all + others.trackers + (forward ? others.receivers : 0);
+  console.log(`the machine's CPU over those seconds: server ${cpu.all.toFixed(1)} s, simulated trackers ${others.trackers.toFixed(1)} s${forward ? `, receivers ${others.receivers.toFixed(1)} s` : ''}: ${Math.round((total / (el * 2)) * 100)} % of the two cores`);
   // growth over the second half of the measured seconds: about 0 when forwarding keeps pace (the backlog then stays at what is in flight)
   const mid = Math.max(0, Math.floor(larger.length / 2) - 1);
   const growth = larger.length > 1 ? (larger[larger.length - 1] - larger[mid]) / (larger.length - 1 - mid) : 0;

@@ -62,6 +62,8 @@ async function server(dir: string): Promise<{ proc: ChildProcess; port: number }
     env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // a bench that fails must not leave its server running (it holds this process's stderr open too)
+  process.once('exit', () => proc.kill('SIGKILL'));
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
