@@ -104,8 +104,9 @@ export class LogReader {
    * A block the writer handed off as it committed it (docs/retranslators.md "Hand-off"): kept like a
    * block read from the store, so a caught-up forwarder takes its entries from memory. Its head is cut
    * where a block read meanwhile already has it; it is refused when it would overlap a kept block
-   * otherwise, when the budget is full (the forwarders are behind: they read from the store, and
-   * blocks far ahead would only be evicted) or when no forwarder reads. True when kept.
+   * otherwise, when the budget is full and no forwarder is about to read it (they are behind: they
+   * read from the store, and blocks far ahead would only be evicted) or when no forwarder reads. True
+   * when kept.
    */
   offer(block: LogBlock): boolean {
     this.offeredTo = Math.max(this.offeredTo, block.to);
@@ -118,14 +119,23 @@ export class LogReader {
     const next = this.blocks[i];
     const fits = !next || next.from >= block.to;
     if (fits && this.positions.size && this.kept + block.rows.length > this.opts.keepRows) i -= this.dropPassed(i, this.kept + block.rows.length - this.opts.keepRows);
-    if (!fits || !this.positions.size || this.kept + block.rows.length > this.opts.keepRows) {
+    // over the budget, a hand-off a forwarder is about to read (within one read of where it is) is
+    // still kept, and the oldest blocks go: the forwarder behind then reads from the store alone.
+    // Refusing it made the caught-up forwarder read the store too, and its read evicted the blocks
+    // the one behind was coming to: both read every entry, each on its own, and fell further behind
+    let lead = -Infinity;
+    for (const p of this.positions.values()) lead = Math.max(lead, p);
+    const wanted = lead >= block.from - this.opts.blockRows;
+    if (!fits || !this.positions.size || (this.kept + block.rows.length > this.opts.keepRows && !wanted)) {
       this.counts.refused += block.rows.length;
       return false;
     }
     const rows = from === block.from ? block.rows : block.rows.slice(firstAfter(block.rows, from));
-    this.blocks.splice(i, 0, { from, to: block.to, rows });
+    const kept = { from, to: block.to, rows };
+    this.blocks.splice(i, 0, kept);
     this.kept += rows.length;
     this.counts.offered += rows.length;
+    this.evict(kept);
     return true;
   }
 

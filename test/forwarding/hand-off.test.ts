@@ -161,6 +161,27 @@ describe('the engine keeps hand-offs beside what it reads', () => {
     expect(r.offer(block(250, 300))).toBe(false);
     expect(take(r, {}, 100)).toEqual(range(101, 250));
   });
+
+  it('over the budget, a hand-off the caught-up reader is about to take is kept and the oldest block goes: only the reader behind reads the store', () => {
+    let max = 150;
+    const { r, reads } = reader(() => max, 150);
+    const behind = {};
+    const ahead = {};
+    expect(take(r, behind, 0)).toEqual(range(1, 150));
+    expect(reads).toEqual([[0, 100], [100, 150]]);
+    reads.length = 0;
+    expect(take(r, ahead, 0)).toEqual(range(1, 150)); // shared: nothing read
+    expect(reads).toEqual([]);
+    r.next(0, behind); // the reader behind is back at 0, the one ahead at 150
+    max = 200;
+    // 150 kept + 50 over the budget of 150: kept, the oldest block (0, 100] goes
+    expect(r.offer(block(150, 200))).toBe(true);
+    expect(take(r, ahead, 150)).toEqual(range(151, 200));
+    expect(reads).toEqual([]);
+    // it reads (0, 100] again; keeping that within the budget drops the oldest other block, (100, 150]
+    expect(take(r, behind, 0)).toEqual(range(1, 200));
+    expect(reads).toEqual([[0, 100], [100, 150]]);
+  });
 });
 
 /** Every commit of `plan` into a fresh store bound to a Wialon IPS and a JSON receiver, with or without hand-offs. */
