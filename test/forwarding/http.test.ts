@@ -129,20 +129,23 @@ describe('JSON over HTTP', () => {
   });
 
   it('a 413 (body too large) makes the batches smaller until the receiver takes them: every fix, in order', async () => {
-    // at most 3 fixes a body; the batch of 10 is halved to 5, then 2. Until the tracker's 10 fixes are
-    // all stored the receiver answers 503, so the first batch it can take holds all 10 (otherwise the
-    // engine may read them as they are committed, in pieces of 3 or less, and never meet the limit)
-    let stored = false;
-    const rx = await httpReceiver((r) => (!stored ? 503 : JSON.parse(r.body).fixes.length > 3 ? 413 : 200));
-    const rid = await retranslator(3, `http://127.0.0.1:${rx.port}/`);
+    // at most 3 fixes a body; the batch of 10 is halved to 5, then 2. The retranslator is disabled
+    // while the tracker sends, so its first batch holds all 10 (otherwise the engine may read them as
+    // they are committed, in pieces of 3 or less, and never meet the limit)
+    const rx = await httpReceiver((r) => (JSON.parse(r.body).fixes.length > 3 ? 413 : 200));
+    const address = `http://127.0.0.1:${rx.port}/`;
+    const rid = await retranslator(3, address);
     const { t } = await boundTracker(rid);
+    const enable = async (enabled: boolean) => expect((await s.call('retranslator/update', { hash: ann.hash, retranslator: { id: rid, name: 'H', protocol_id: 3, address, enabled } })).body.success).toBe(true);
+    await enable(false);
     const sent = track(T0, 10);
     await t.send(sent);
-    stored = true;
+    await enable(true);
     await waitFor('10 fixes', () => fixesOf(rx).length >= 10);
     expect(fixesOf(rx).map((f) => f.time)).toEqual(sent.map((f) => new Date(f.time).toISOString()));
     expect(Math.max(...rx.requests.map((r) => JSON.parse(r.body).fixes.length))).toBeLessThanOrEqual(3);
-    const st = (await s.call('retranslator/list', { hash: ann.hash })).body.list.find((r: any) => r.id === rid).status;
+    // the status the list shows is published by the forwarding thread about every second
+    const st = await waitFor('the 413 in the status', async () => (await s.call('retranslator/list', { hash: ann.hash })).body.list.find((r: any) => r.id === rid && r.status.last_error)?.status);
     expect(st.last_error).toMatch(/^receiver answered HTTP 413 to a body of \d+ bytes$/);
   });
 
