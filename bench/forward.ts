@@ -9,7 +9,7 @@
  *   node --import tsx bench/forward.ts [--trackers 1000] [--interval 0.02] [--seconds 15] [--per-packet 50] [--server-cpu-prof dir]
  * (--interval 0 floods: the most the server acknowledges.)
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
 import { createServer as createTcp } from 'node:net';
@@ -17,11 +17,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { bindTracker, createRetranslator } from '../src/forwarding/retranslators.ts';
 import { runSimulation } from '../src/simulator/index.ts';
 import { openStore } from '../src/store/index.ts';
-import { SERVER_NODE_ARGS } from '../src/server-process.ts';
+import { processCpuSeconds, rssMiB, startTeltonikaServer, statCpuSeconds } from './lib/server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,6 @@ const trackers = Number(values.trackers);
 const interval = Number(values.interval);
 const seconds = Number(values.seconds);
 const perPacket = Number(values['per-packet']);
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `87${String(i + 1).padStart(13, '0')}`);
 
 // ---- receivers: count and acknowledge, nothing more. Each runs in a child process of its own so
@@ -146,62 +145,17 @@ function prepare(forward: boolean): { dir: string; retranslators: number[] } {
   return { dir, retranslators };
 }
 
-async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
-  const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const prof = values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`] : [];
-  const proc = spawn(process.execPath, [...prof, ...SERVER_NODE_ARGS], {
-    cwd: root,
-    env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // a bench that fails must not leave its server running (it holds this process's stderr open too)
-  process.once('exit', () => proc.kill('SIGKILL'));
-  let out = '';
-  const p = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /teltonika tcp:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-  });
-  return { proc, port: p };
-}
-
 /** CPU seconds the server used so far (Linux /proc; user + system): all threads, and the forwarding thread's. */
 function cpuSeconds(pid: number): { all: number; forward: number } {
-  const ticks = (stat: string) => {
-    const f = stat.split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  };
   try {
     let forward = 0;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      if (stat.includes('(fsm-forward)')) forward += ticks(stat);
+      if (stat.includes('(fsm-forward)')) forward += statCpuSeconds(stat);
     }
-    return { all: ticks(readFileSync(`/proc/${pid}/stat`, 'utf8')), forward };
+    return { all: statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8')), forward };
   } catch {
     return { all: NaN, forward: NaN };
-  }
-}
-
-/** The resident memory of a process, MiB (0 once it is gone). */
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds a process used so far (user + system), 0 once it is gone. */
-function processCpu(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
   }
 }
 
@@ -225,7 +179,7 @@ function loadText(): string {
 
 async function run(forward: boolean): Promise<RunResult> {
   const { dir, retranslators } = prepare(forward);
-  const { proc, port: p } = await server(dir);
+  const { proc, port: p } = await startTeltonikaServer(dir, values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`] : []);
   const watch = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
   // counted in the store only to see the drain end: counting every second while ingesting would take CPU
   // from the server on the same cores; meanwhile the backlog is what the trackers saw acknowledged and a
@@ -238,7 +192,7 @@ async function run(forward: boolean): Promise<RunResult> {
   await new Promise((r) => setTimeout(r, warmup * 1000));
   const start = { t: performance.now(), acked, wialon: got.wialon, json: got.json };
   const cpu0 = cpuSeconds(proc.pid!);
-  const others0 = { trackers: process.cpuUsage(), receivers: receiverPids.map(processCpu) };
+  const others0 = { trackers: process.cpuUsage(), receivers: receiverPids.map(processCpuSeconds) };
   let maxBacklog = 0;
   let rss = rssMiB(proc.pid!);
   const larger: number[] = [];
@@ -262,7 +216,7 @@ async function run(forward: boolean): Promise<RunResult> {
   const cpu1 = cpuSeconds(proc.pid!);
   const cpu = { all: cpu1.all - cpu0.all, forward: cpu1.forward - cpu0.forward };
   const trackersCpu = process.cpuUsage(others0.trackers);
-  const receivers = receiverPids.map((pid, i) => processCpu(pid) - others0.receivers[i]);
+  const receivers = receiverPids.map((pid, i) => processCpuSeconds(pid) - others0.receivers[i]);
   const others = { trackers: (trackersCpu.user + trackersCpu.system) / 1e6, receivers: receivers[0] + receivers[1] };
   const ingested = last.acked - start.acked;
   const us = (s: number, n: number) => (n ? `${Math.round((s * 1e6) / n)} µs` : '-');

@@ -9,20 +9,18 @@
  * Targets on a 2-core machine: >= 100,000 acknowledged fixes/s (ratio >= 0.25); 10,000 connections in <= 1.5 GiB.
  *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000] [--interval 0]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PROTOCOL_PORTS, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { pack } from '../src/gateway/packing.ts';
 import { runSimulation } from '../src/simulator/index.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { FixStore } from '../src/store/fixes.ts';
 import { openStore } from '../src/store/index.ts';
 import type { DeviceRecord } from '../protocols/types.ts';
-import { SERVER_NODE_ARGS } from '../src/server-process.ts';
+import { rssMiB, startTeltonikaServer } from './lib/server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +37,6 @@ const seconds = Number(values.seconds);
 const perPacket = Number(values['per-packet']);
 const connections = Number(values.connections);
 const interval = Number(values.interval);
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `86${String(i + 1).padStart(13, '0')}`);
 
 /** A data directory with `n` registered Teltonika trackers. */
@@ -55,28 +52,6 @@ function prepare(n: number): string {
   return dir;
 }
 
-async function server(dir: string): Promise<{ proc: ChildProcess; port: number }> {
-  const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
-  const proc = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), ...SERVER_NODE_ARGS], {
-    cwd: root,
-    env: { ...process.env, ...off, FSM_DATA_DIR: dir, FSM_HTTP_PORT: '0', FSM_HTTP_HOST: '127.0.0.1', FSM_GATEWAY_HOST: '127.0.0.1', FSM_TELTONIKA_PORT: '0', FSM_LOG_LEVEL: 'warn', FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // a bench that fails must not leave its server running (it holds this process's stderr open too)
-  process.once('exit', () => proc.kill('SIGKILL'));
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /teltonika tcp:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-  });
-  return { proc, port };
-}
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** The same rows, straight into SQLite through the writer's store code, FULL durability, batches as the gateway commits them. */
 function rawInsertRate(rows: number, batch: number): number {
@@ -103,7 +78,7 @@ function rawInsertRate(rows: number, batch: number): number {
 // 1. acknowledged fixes/s end to end
 {
   const dir = prepare(trackers);
-  const { proc, port } = await server(dir);
+  const { proc, port } = await startTeltonikaServer(dir, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []);
   let acked = 0;
   let t0 = 0;
   let ackedAtStart = 0;
@@ -140,7 +115,7 @@ function rawInsertRate(rows: number, batch: number): number {
 // 2. RSS with many connections held open
 {
   const dir = prepare(connections);
-  const { proc, port } = await server(dir);
+  const { proc, port } = await startTeltonikaServer(dir, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []);
   const idle = rssMiB(proc.pid!);
   let connected = 0;
   const abort = new AbortController();

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROTOCOL_PORTS } from '../src/config.ts';
 import { deflatePadded, largeKml, waitsDuring, zip, type Waits } from '../test/imports/uploads.ts';
+import { SERVER_NODE_ARGS } from '../src/server-process.ts';
 
 const { values } = parseArgs({ options: { root: { type: 'string' }, only: { type: 'string' } } });
 const root = values.root ?? fileURLToPath(new URL('..', import.meta.url));
@@ -33,7 +34,7 @@ async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fsm-bench-upload-'));
   const ports = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const env = { ...process.env, ...ports, FSM_DATA_DIR: dataDir, FSM_HTTP_HOST: '127.0.0.1', FSM_HTTP_PORT: '0', FSM_LOG_LEVEL: 'error', FSM_TELEMETRY_THREADS: '1' };
-  const child = spawn(process.execPath, [...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), '--single-threaded-gc', '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), ...SERVER_NODE_ARGS], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const { login, password, port } = await new Promise<{ login: string; password: string; port: string }>((resolve, reject) => {
       let out = '';

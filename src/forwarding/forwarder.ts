@@ -154,6 +154,9 @@ function parsedAttrs(text: string | null): Record<string, unknown> {
   }
 }
 
+/** A tracker's lane (`ForwardProtocol.lanes`): always the same one, so its fixes are never in two requests at once. */
+const laneOf = (sourceId: number, lanes: number) => sourceId % lanes;
+
 export function toForwardFix(r: LogRow, b: Bound): ForwardFix {
   return new LoggedFix(r, b);
 }
@@ -336,7 +339,7 @@ export class Forwarder {
       const b = this.bindings.get(row[LOG.sourceId]);
       if (!b || row[LOG.seq] <= b.cursor) return;
       fixes.push(new LoggedFix(row, b));
-      if (perLane) full = ++perLane[row[LOG.sourceId] % lanes] >= max;
+      if (perLane) full = ++perLane[laneOf(row[LOG.sourceId], lanes)] >= max;
       else full = fixes.length >= max;
     };
     if (this.reader && this.bindings.size * 2 >= this.boundSources) {
@@ -399,7 +402,7 @@ export class Forwarder {
     } else if (lanes === 1) groups.push(['', fixes]);
     else {
       const byLane: ForwardFix[][] = Array.from({ length: lanes }, () => []);
-      for (const f of fixes) byLane[f.sourceId % lanes].push(f);
+      for (const f of fixes) byLane[laneOf(f.sourceId, lanes)].push(f);
       for (const list of byLane) if (list.length) groups.push(['', list]);
     }
     return Promise.allSettled(

@@ -123,10 +123,8 @@ export class LogReader {
     // still kept, and the oldest blocks go: the forwarder behind then reads from the store alone.
     // Refusing it made the caught-up forwarder read the store too, and its read evicted the blocks
     // the one behind was coming to: both read every entry, each on its own, and fell further behind
-    let lead = -Infinity;
-    for (const p of this.positions.values()) lead = Math.max(lead, p);
-    const wanted = lead >= block.from - this.opts.blockRows;
-    if (!fits || !this.positions.size || (this.kept + block.rows.length > this.opts.keepRows && !wanted)) {
+    const over = this.kept + block.rows.length > this.opts.keepRows;
+    if (!fits || !this.positions.size || (over && !this.aboutToBeRead(block))) {
       this.counts.refused += block.rows.length;
       return false;
     }
@@ -137,6 +135,12 @@ export class LogReader {
     this.counts.offered += rows.length;
     this.evict(kept);
     return true;
+  }
+
+  /** Some forwarder is within one read of the block's start (a caught-up one). */
+  private aboutToBeRead(block: LogBlock): boolean {
+    for (const p of this.positions.values()) if (p >= block.from - this.opts.blockRows) return true;
+    return false;
   }
 
   /** The reader is gone (stopped, or reading on its own): it holds no block any more. */
