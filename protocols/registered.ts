@@ -59,6 +59,7 @@ export { protocol as pt60 } from './pt60.ts';
 export { protocol as retranslator } from './retranslator.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as sigfox } from './sigfox.ts';
+export { protocol as siwi } from './siwi.ts';
 export { protocol as starlink } from './starlink.ts';
 export { protocol as startek } from './startek.ts';
 export { protocol as suntech } from './suntech.ts';
