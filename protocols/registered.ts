@@ -31,6 +31,7 @@ export { protocol as gosafe } from './gosafe.ts';
 export { protocol as gotop } from './gotop.ts';
 export { protocol as gps103 } from './gps103.ts';
 export { protocol as gpsgate } from './gpsgate.ts';
+export { protocol as granit } from './granit.ts';
 export { protocol as gt02 } from './gt02.ts';
 export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
