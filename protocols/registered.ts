@@ -4,6 +4,7 @@
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
 export { protocol as adm } from './adm.ts';
+export { protocol as alematics } from './alematics.ts';
 export { protocol as aplicom } from './aplicom/index.ts';
 export { protocol as aquila } from './aquila.ts';
 export { protocol as arknavx8 } from './arknavx8.ts';
@@ -55,6 +56,7 @@ export { protocol as minifinder } from './minifinder.ts';
 export { protocol as minifinder2 } from './minifinder2.ts';
 export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as navis } from './navis/index.ts';
+export { protocol as oko } from './oko.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as piligrim } from './piligrim.ts';
 export { protocol as pt502 } from './pt502.ts';
