@@ -17,6 +17,7 @@ export { protocol as carscop } from './carscop.ts';
 export { protocol as castel } from './castel.ts';
 export { protocol as cellocator } from './cellocator.ts';
 export { protocol as cguard } from './cguard.ts';
+export { protocol as cityeasy } from './cityeasy.ts';
 export { protocol as dmt } from './dmt.ts';
 export { protocol as dualcam } from './dualcam.ts';
 export { protocol as easytrack } from './easytrack.ts';
