@@ -115,7 +115,16 @@ export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): EGTS headers use CRC-8 + CRC-16 of this family. */
 export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0xffff;
+  return crc16Ccitt(buf, start, end, 0xffff);
+}
+
+/** CRC-16/XMODEM (poly 0x1021, init 0): Maxtrack and others. */
+export function crc16Xmodem(buf: Buffer, start = 0, end = buf.length): number {
+  return crc16Ccitt(buf, start, end, 0);
+}
+
+function crc16Ccitt(buf: Buffer, start: number, end: number, init: number): number {
+  let crc = init;
   for (let i = start; i < end; i++) {
     crc ^= buf[i] << 8;
     for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;

@@ -51,6 +51,7 @@ export { protocol as mictrack } from './mictrack.ts';
 export { protocol as minifinder } from './minifinder.ts';
 export { protocol as minifinder2 } from './minifinder2.ts';
 export { protocol as mobilogix } from './mobilogix.ts';
+export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as piligrim } from './piligrim.ts';
