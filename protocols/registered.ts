@@ -53,6 +53,7 @@ export { protocol as minifinder2 } from './minifinder2.ts';
 export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
+export { protocol as noran } from './noran.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as piligrim } from './piligrim.ts';
 export { protocol as pt502 } from './pt502.ts';
