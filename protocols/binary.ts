@@ -51,6 +51,7 @@ export class Reader {
   u32le(): number { return u32le(this.buf, this.need(4)); }
   i32le(): number { return u32le(this.buf, this.need(4)) | 0; }
   u64le(): number { return Number(this.buf.readBigUInt64LE(this.need(8))); }
+  i64le(): number { return Number(this.buf.readBigInt64LE(this.need(8))); }
   f32(): number { return this.buf.readFloatBE(this.need(4)); }
   f32le(): number { return this.buf.readFloatLE(this.need(4)); }
   f64(): number { return this.buf.readDoubleBE(this.need(8)); }

@@ -7,6 +7,7 @@ export { protocol as adm } from './adm.ts';
 export { protocol as aplicom } from './aplicom/index.ts';
 export { protocol as aquila } from './aquila.ts';
 export { protocol as arnavi } from './arnavi.ts';
+export { protocol as at2000 } from './at2000.ts';
 export { protocol as atrack } from './atrack/index.ts';
 export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
