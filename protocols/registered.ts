@@ -56,6 +56,7 @@ export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as noran } from './noran.ts';
+export { protocol as oigo } from './oigo.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as piligrim } from './piligrim.ts';
 export { protocol as pt502 } from './pt502.ts';
