@@ -51,6 +51,7 @@ export class Reader {
   u32le(): number { return u32le(this.buf, this.need(4)); }
   i32le(): number { return u32le(this.buf, this.need(4)) | 0; }
   u64le(): number { return Number(this.buf.readBigUInt64LE(this.need(8))); }
+  i64le(): number { return Number(this.buf.readBigInt64LE(this.need(8))); }
   f32(): number { return this.buf.readFloatBE(this.need(4)); }
   f32le(): number { return this.buf.readFloatLE(this.need(4)); }
   f64(): number { return this.buf.readDoubleBE(this.need(8)); }
@@ -115,7 +116,16 @@ export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): EGTS headers use CRC-8 + CRC-16 of this family. */
 export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0xffff;
+  return crc16Ccitt(buf, start, end, 0xffff);
+}
+
+/** CRC-16/XMODEM (poly 0x1021, init 0): Maxtrack and others. */
+export function crc16Xmodem(buf: Buffer, start = 0, end = buf.length): number {
+  return crc16Ccitt(buf, start, end, 0);
+}
+
+function crc16Ccitt(buf: Buffer, start: number, end: number, init: number): number {
+  let crc = init;
   for (let i = start; i < end; i++) {
     crc ^= buf[i] << 8;
     for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
