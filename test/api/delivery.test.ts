@@ -177,7 +177,7 @@ describe('delivery/read and delivery/list', () => {
     const cp = (label: string) => ({ label, location: loc, external_id: 'R-9', ...PAST });
     const route = await s.call('task/route/create', { hash: ann.hash, route: { label: 'Round', external_id: 'R-9', tracker_id: tr }, checkpoints: [cp('A'), cp('B')] });
     expect(route.body.success).toBe(true);
-    const [a, b] = route.body.checkpoint_ids;
+    const [a, b] = route.body.result.checkpoint_ids;
     const h = await deliveryHash();
     // Only checkpoints: read answers the first one.
     expect((await s.call('delivery/read', { hash: h, external_id: 'R-9' })).body.task.id).toBe(a);
