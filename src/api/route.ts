@@ -107,9 +107,11 @@ const update = defineCall({
   async handler({ services, owner, user, params }) {
     const row = ownRoute(services, owner, params.route.id);
     const { store } = services;
-    requireEditable([row, ...store.tasks.checkpoints(row.id)], `route ${row.id}`);
-    const draft = routeDraft(services, owner, params.route, 'route');
     const cps = params.checkpoints ?? undefined;
+    // Replacing the checkpoints needs each of them editable too; a change of the route alone, the route.
+    const editable = (r: TaskRow) => (cps ? [r, ...store.tasks.checkpoints(r.id)] : [r]);
+    requireEditable(editable(row), `route ${row.id}`);
+    const draft = routeDraft(services, owner, params.route, 'route');
     const items = cps?.map((c, i) => {
       const existing = c.id === undefined ? undefined : store.tasks.get(owner.id, c.id);
       if (c.id !== undefined && existing?.route_id !== row.id) throw new DomainError(201, {}, `Not found in the database: checkpoint ${c.id} of route ${row.id}`);
@@ -120,7 +122,7 @@ const update = defineCall({
     store.transaction(() => {
       // Checked again inside the write: the route may have moved on while addresses were looked up.
       const now = ownRoute(services, owner, row.id);
-      requireEditable([now, ...store.tasks.checkpoints(now.id)], `route ${now.id}`);
+      requireEditable(editable(now), `route ${now.id}`);
       store.tasks.update(now, { ...draft, from_time: now.from_time, to_time: now.to_time });
       if (!items) return;
       const ids = store.tasks.replaceCheckpoints(now, items, services.now());

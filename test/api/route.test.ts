@@ -104,6 +104,12 @@ describe('task/route/update and delete', () => {
     expect(bad.body.status.code).toBe(201);
     expect(order(r.body.result.id)).toEqual([['C2', 0], ['New', 1], ['A', 2]]);
     expect(get(r.body.result.id)!.label).toBe('Reordered');
+    // a done checkpoint: the route's label may change, its checkpoints may not
+    s.store.tasks.setOutcome(c, { status: 'done', at: Date.now() });
+    expect((await s.call('task/route/update', { hash: ann.hash, route: { id: r.body.result.id, label: 'Label only' } })).body.success).toBe(true);
+    const held = await s.call('task/route/update', { hash: ann.hash, route: { id: r.body.result.id, label: 'X' }, checkpoints: [{ id: a, ...cp('A', 1) }] });
+    expect(held.body.status.code).toBe(255);
+    expect(order(r.body.result.id)).toEqual([['C2', 0], ['New', 1], ['A', 2]]);
   });
   it('create_form: checkpoints with form_template_id get a form (create, and update replaces or deletes it); without create_form none', async () => {
     const tpl = await s.call('form/template/create', { hash: ann.hash, template: { label: 'Proof', fields: [{ id: 'note', label: 'Note', type: 'text', required: false, description: '', min_length: 0, max_length: 100 }], submit_in_zone: false } });
