@@ -39,6 +39,13 @@ describe('tasks', () => {
     await h.documented('task/delete', { task_id: c.id });
   });
 
+  it('batch_convert: tab-delimited tasks with the documented default field order', async () => {
+    const batch = ['Parcel A\t2031-04-02 09:00:00\t2031-04-02 10:00:00\tMarienplatz 1\t48.137\t11.575\tfront desk', 'Parcel B\t2031-04-02 11:00:00\t2031-04-02 12:00:00\tOdeonsplatz\t48.142\t11.577\t'].join('\n');
+    const r = await h.documented('task/batch_convert', { batch, default_radius: 100, default_max_delay: 0, default_duration: 60, default_min_stay_duration: 0, location_check_mode: 'no_check' }, ['list', 'limit_exceeded']);
+    expect(r.list).toHaveLength(2);
+    expect(r.list[0]).toMatchObject({ label: 'Parcel A', location: { lat: 48.137, lng: 11.575 } });
+  });
+
   it('transmute: a task becomes a route checkpoint at the documented zero-based order', async () => {
     const r = await h.documented('task/route/create', { route: { label: 'Ring', description: '' }, checkpoints: [newTask('First'), newTask('Last', { from: '2031-04-02 12:00:00', to: '2031-04-02 13:00:00' })], create_form: false }, ['result']);
     const t = await h.documented('task/create', { task: newTask('Middle') }, ['id']);
@@ -104,6 +111,8 @@ describe('task forms', () => {
     expect((await h.documented('task/form/list', { task_ids: [t.id], ascending: false, include_unsubmitted: true }, ['list', 'count'])).count).toBe(1);
     const file = await h.s.call('task/form/download', { hash: h.user.hash, task_id: t.id, format: 'pdf' });
     expect(file.status).toBe(200);
+    const form = await h.s.call('form/download', { hash: h.user.hash, id: read.value.id, format: 'pdf' });
+    expect(form.status).toBe(200);
     await h.documented('task/form/delete', { task_id: t.id });
   });
 });
