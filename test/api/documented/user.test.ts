@@ -26,7 +26,8 @@ describe('user', () => {
     hasMembers(info.user_info, ['id', 'login', 'title', 'phone', 'creation_date', 'balance', 'bonus', 'locale', 'demo', 'verified', 'legal_type', 'default_geocoder', 'route_provider', 'time_zone', 'measurement_system', 'first_name', 'middle_name', 'last_name'], 'user_info');
     await h.documented('user/get_tariff_restrictions', {}, ['value']);
     // The spec's geocoder names (geocoder_type_N) stand for the documented provider names.
-    await h.documented('user/settings/update', { time_zone: 'Europe/Amsterdam', locale: 'nl_NL', measurement_system: 'metric', geocoder: 'geocoder_type_4', route_provider: 'route_provider_1' });
+    // The documented request also carries translit, balance_alert_settings and file_storage_settings (settings we do not keep: taken, ignored).
+    await h.documented('user/settings/update', { time_zone: 'Europe/Amsterdam', locale: 'nl_NL', measurement_system: 'metric', geocoder: 'geocoder_type_4', route_provider: 'route_provider_1', translit: false, balance_alert_settings: { emails: ['billing@example.com'] }, file_storage_settings: { auto_overwrite: true } });
     expect((await h.documented('user/get_info', {})).user_info).toMatchObject({ time_zone: 'Europe/Amsterdam', locale: 'nl_NL' });
     await h.documented('user/session/renew', {});
     await h.documented('user/settings/update', { time_zone: 'Europe/Berlin', locale: 'en_US' });
