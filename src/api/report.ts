@@ -161,11 +161,13 @@ const retrieve = defineCall({
   right: 'reports',
   params: reportId,
   async handler({ services, owner, params }) {
-    // Unzipped off the event loop and sent as bytes: the body is never parsed here.
+    // Unzipped off the event loop; made into the documented shape in the render thread
+    // (src/reports/documented.ts) and sent as bytes: the body is never parsed here.
     const json = await unzip(readyBody(services, owner, params.report_id));
+    const answer = await (services.reportFiles ?? inlineReportFiles).render('json', new Uint8Array(json), { headless: false });
     // A big report's xlsx starts rendering now: its download mostly comes next (render/early.ts).
     services.earlyXlsx?.retrieved(params.report_id, json);
-    return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, json])));
+    return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, answer.body])));
   },
 });
 

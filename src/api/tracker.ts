@@ -48,10 +48,23 @@ const views = new WeakMap<object, Map<string, SerializedMembers>>();
 
 const list = defineCall({
   path: 'tracker/list',
-  summary: "The user's trackers with their tag bindings.",
-  params: z.object({}),
-  handler({ services, owner, user }) {
+  summary: "The user's trackers with their tag bindings; `labels`: only those whose label contains one of the strings (case-insensitive).",
+  params: z.object({
+    labels: z
+      .array(z.string().min(1).max(60))
+      .min(1)
+      .max(1024)
+      .refine((a) => new Set(a).size === a.length, 'no duplicate items')
+      .optional(),
+  }),
+  handler({ services, owner, user, params }) {
     const listing = services.store.trackers.listing(owner.id);
+    if (params.labels) {
+      // A filtered list is not cached: the cache holds the whole listing per time zone.
+      const wanted = params.labels.map((l) => l.toLowerCase());
+      const hit = listing.trackers.filter((t) => wanted.some((w) => t.label.toLowerCase().includes(w)));
+      return { list: hit.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: listing.bindings.get(t.id) ?? [] })) };
+    }
     let byZone = views.get(listing);
     if (!byZone) views.set(listing, (byZone = new Map()));
     let out = byZone.get(user.time_zone);
