@@ -6,29 +6,24 @@ ALTER TABLE form_templates ADD COLUMN is_default INTEGER NOT NULL DEFAULT 0;
 
 -- Choices of checkbox groups, dropdowns and radio groups are objects {label} as documented; stored
 -- templates and forms made before held bare strings. Rewritten here once, in field order.
-UPDATE form_templates SET fields = (
-  SELECT json_group_array(json(CASE
-    WHEN json_extract(f.value, '$.type') = 'checkbox_group' THEN json_set(f.value, '$.group', json((
+CREATE TEMP TABLE choice_fix AS
+  SELECT 'template' AS kind, id, fields FROM form_templates WHERE fields LIKE '%"checkbox_group"%' OR fields LIKE '%"dropdown"%' OR fields LIKE '%"radio_group"%'
+  UNION ALL
+  SELECT 'form', id, fields FROM forms WHERE fields LIKE '%"checkbox_group"%' OR fields LIKE '%"dropdown"%' OR fields LIKE '%"radio_group"%';
+UPDATE choice_fix SET fields = (
+  SELECT json_group_array(json(CASE WHEN f.type = 'object' AND json_extract(f.value, '$.type') IN ('checkbox_group', 'dropdown', 'radio_group') THEN
+    json_set(f.value, c.path, json((
       SELECT json_group_array(json(CASE WHEN g.type = 'text' THEN json_object('label', g.value) ELSE g.value END) ORDER BY g.key)
-      FROM json_each(f.value, '$.group') g)))
-    WHEN json_extract(f.value, '$.type') IN ('dropdown', 'radio_group') THEN json_set(f.value, '$.options', json((
-      SELECT json_group_array(json(CASE WHEN g.type = 'text' THEN json_object('label', g.value) ELSE g.value END) ORDER BY g.key)
-      FROM json_each(f.value, '$.options') g)))
+      FROM json_each(f.value, c.path) g)))
     ELSE f.value END) ORDER BY f.key)
-  FROM json_each(form_templates.fields) f)
-WHERE fields LIKE '%"checkbox_group"%' OR fields LIKE '%"dropdown"%' OR fields LIKE '%"radio_group"%';
-
-UPDATE forms SET fields = (
-  SELECT json_group_array(json(CASE
-    WHEN json_extract(f.value, '$.type') = 'checkbox_group' THEN json_set(f.value, '$.group', json((
-      SELECT json_group_array(json(CASE WHEN g.type = 'text' THEN json_object('label', g.value) ELSE g.value END) ORDER BY g.key)
-      FROM json_each(f.value, '$.group') g)))
-    WHEN json_extract(f.value, '$.type') IN ('dropdown', 'radio_group') THEN json_set(f.value, '$.options', json((
-      SELECT json_group_array(json(CASE WHEN g.type = 'text' THEN json_object('label', g.value) ELSE g.value END) ORDER BY g.key)
-      FROM json_each(f.value, '$.options') g)))
-    ELSE f.value END) ORDER BY f.key)
-  FROM json_each(forms.fields) f)
-WHERE fields LIKE '%"checkbox_group"%' OR fields LIKE '%"dropdown"%' OR fields LIKE '%"radio_group"%';
+  FROM json_each(choice_fix.fields) f,
+    (SELECT CASE json_extract(f2.value, '$.type') WHEN 'checkbox_group' THEN '$.group' ELSE '$.options' END AS path, f2.key AS k FROM json_each(choice_fix.fields) f2) c
+  WHERE c.k = f.key);
+UPDATE form_templates SET fields = (SELECT x.fields FROM choice_fix x WHERE x.kind = 'template' AND x.id = form_templates.id)
+  WHERE id IN (SELECT id FROM choice_fix WHERE kind = 'template');
+UPDATE forms SET fields = (SELECT x.fields FROM choice_fix x WHERE x.kind = 'form' AND x.id = forms.id)
+  WHERE id IN (SELECT id FROM choice_fix WHERE kind = 'form');
+DROP TABLE choice_fix;
 
 -- Task schedules take the documented `duration` (minutes from from_time; null: the schedule was
 -- made with our older `to_time`, a wall-clock end) and keep `min_arrival_duration`.
