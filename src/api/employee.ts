@@ -8,12 +8,11 @@ import type { GeocodeOptions } from '../geocoder/types.ts';
 import type { EmployeeData, EmployeeRow } from '../store/employees.ts';
 import type { FieldValues } from '../store/fields.ts';
 import type { UserRow } from '../store/users.ts';
-import { GEOCODER_TYPES } from '../geocoder/types.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { issuesToErrors } from './params.ts';
 import { coordinateCells, numberCell, parseBatch, type RowError } from '../imports/batch.ts';
-import { id } from './schemas.ts';
+import { geocoderParam, id } from './schemas.ts';
 
 // ---- the Employee object (spec: Resources, Employee; Limits) ----
 
@@ -287,7 +286,7 @@ const batchConvert = defineCall({
       .min(1)
       .refine((f) => new Set(f).size === f.length, 'a field may be named once')
       .default(DEFAULT_BATCH_FIELDS),
-    geocoder: z.enum(GEOCODER_TYPES).optional(),
+    geocoder: geocoderParam,
     // Employees' locations have no radius: checked for the spec's sake, not used (docs/employees.md).
     default_radius: z.number().int().min(1).max(100_000).default(100),
   }),

@@ -1,6 +1,5 @@
 /** Places (spec: Place; Places, base path /place). Designed details: docs/places-zones.md. */
 import { z } from 'zod';
-import { GEOCODER_TYPES, type GeocoderType } from '../geocoder/types.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { batchPlaces, uploadPlaces } from '../imports/places.ts';
 import type { FieldValues } from '../store/fields.ts';
@@ -9,7 +8,7 @@ import type { UserRow } from '../store/users.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
-import { conditionsParam, id } from './schemas.ts';
+import { conditionsParam, geocoderParam, id } from './schemas.ts';
 
 export const lat = z.number().min(-90).max(90);
 export const lng = z.number().min(-180).max(180);
@@ -19,7 +18,6 @@ export const label = z.string().trim().min(1).max(200);
 export const address = z.string().max(400);
 /** Tag ids: non-empty when present (spec: Place.tags). */
 export const tagIds = z.array(id).min(1).max(100);
-export const geocoderParam = z.enum(GEOCODER_TYPES as [GeocoderType, ...GeocoderType[]]).optional();
 const fieldValues = z.record(z.string(), z.object({ type: z.string(), value: z.unknown() }));
 /** A multipart file part; anything else (absent, a plain field) is "no data file" (233). */
 export const filePart = z.unknown().optional();

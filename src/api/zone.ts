@@ -8,8 +8,8 @@ import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
-import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, uploadedFile } from './place.ts';
-import { id } from './schemas.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, uploadedFile } from './place.ts';
+import { geocoderParam, id } from './schemas.ts';
 
 const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
 const point = z.object({ lat, lng, node: z.boolean().default(false) });

@@ -17,8 +17,8 @@ export interface Documented {
   close(): Promise<void>;
 }
 
-export async function documentedServer(login = 'documented@example.com', timeZone = 'UTC'): Promise<Documented> {
-  const s = await startTestServer();
+export async function documentedServer(login = 'documented@example.com', timeZone = 'UTC', env: Record<string, string> = {}): Promise<Documented> {
+  const s = await startTestServer(env);
   try {
     const { id: userId, hash } = await s.user(login, { timeZone });
     const call = async (path: string, params: Record<string, unknown> = {}) => (await s.call(path, { hash, ...params })).body;
