@@ -29,3 +29,9 @@ DROP TABLE choice_fix;
 -- made with our older `to_time`, a wall-clock end) and keep `min_arrival_duration`.
 ALTER TABLE task_schedules ADD COLUMN duration INTEGER;
 ALTER TABLE task_schedules ADD COLUMN min_arrival_duration INTEGER NOT NULL DEFAULT 0;
+
+-- Report schedules: the documented days a schedule fires on (`parameters.schedule`, JSON
+-- {type: weekdays|month_days, ...}; null: our defaults, every day / Mondays / the 1st) and the
+-- last report queued (answered as `last_result`).
+ALTER TABLE report_schedules ADD COLUMN run_days TEXT;
+ALTER TABLE report_schedules ADD COLUMN last_report_id INTEGER;
