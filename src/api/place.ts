@@ -97,6 +97,7 @@ const list = defineCall({
   params: z.object({
     place_ids: z.array(id).max(10_000).optional(),
     filter: z.string().max(200).optional(),
+    tag_ids: z.array(id).max(1000).optional(),
     conditions: conditionsParam.optional(),
     order_by: z.string().max(64).default('id'),
     ascending: z.boolean().default(true),
@@ -106,6 +107,7 @@ const list = defineCall({
   handler({ services, owner, user, params }) {
     const { rows, count } = services.store.places.list(owner.id, {
       ids: params.place_ids,
+      tagIds: params.tag_ids,
       filter: params.filter || undefined,
       conditions: params.conditions,
       timeZone: user.time_zone,

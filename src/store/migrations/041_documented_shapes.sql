@@ -35,3 +35,12 @@ ALTER TABLE task_schedules ADD COLUMN min_arrival_duration INTEGER NOT NULL DEFA
 -- last report queued (answered as `last_result`).
 ALTER TABLE report_schedules ADD COLUMN run_days TEXT;
 ALTER TABLE report_schedules ADD COLUMN last_report_id INTEGER;
+
+-- Zones answer the documented `bounds`: the box of a polygon's or sausage's points, kept with the
+-- zone when its points are written (a circle's comes from its center and radius).
+ALTER TABLE zones ADD COLUMN min_lat REAL;
+ALTER TABLE zones ADD COLUMN max_lat REAL;
+ALTER TABLE zones ADD COLUMN min_lng REAL;
+ALTER TABLE zones ADD COLUMN max_lng REAL;
+UPDATE zones SET (min_lat, max_lat, min_lng, max_lng) = (SELECT MIN(lat), MAX(lat), MIN(lng), MAX(lng) FROM zone_points p WHERE p.zone_id = zones.id)
+  WHERE type <> 'circle';
