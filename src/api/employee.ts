@@ -33,6 +33,8 @@ const shape = z.object({
   driver_license_number: z.string().max(32),
   driver_license_cats: z.string().max(32),
   driver_license_valid_till: z.string().refine(isDate, 'a date yyyy-MM-dd').nullable(),
+  driver_license_issue_date: z.string().refine(isDate, 'a date yyyy-MM-dd').nullable(),
+  ssn: z.string().max(32),
   hardware_key: z.string().max(64).nullable(),
   department_id: id.nullable(),
   location: location.nullable(),
@@ -51,6 +53,7 @@ type EmployeeInput = z.infer<typeof createShape> | z.infer<typeof updateShape>;
 const DEFAULTS: EmployeeData = {
   tracker_id: null, first_name: '', middle_name: '', last_name: '', email: '', phone: '', driver_license_number: '', driver_license_cats: '',
   driver_license_valid_till: null, hardware_key: null, department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0,
+  driver_license_issue_date: null, ssn: '',
 };
 
 /** The stored values `base` with the members present in `input`. */
@@ -77,6 +80,7 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
     phone: e.phone,
     driver_license_number: e.driver_license_number,
     driver_license_cats: e.driver_license_cats,
+    driver_license_issue_date: e.driver_license_issue_date,
     driver_license_valid_till: e.driver_license_valid_till,
     hardware_key: e.hardware_key,
     icon_id: e.icon_id,
@@ -84,6 +88,7 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
     department_id: e.department_id,
     location: e.lat === null || e.lng === null ? null : { lat: e.lat, lng: e.lng, address: e.address },
     personnel_number: e.personnel_number,
+    ssn: e.ssn,
     tags,
     fuel_consumption: e.fuel_consumption,
     fuel_cost: e.fuel_cost,

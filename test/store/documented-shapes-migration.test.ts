@@ -16,6 +16,8 @@ const ADDED: Array<[string, string]> = [
   ['zones', 'max_lat'],
   ['zones', 'min_lng'],
   ['zones', 'max_lng'],
+  ['employees', 'driver_license_issue_date'],
+  ['employees', 'ssn'],
 ];
 
 describe('migration 041', () => {

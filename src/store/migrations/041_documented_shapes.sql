@@ -44,3 +44,7 @@ ALTER TABLE zones ADD COLUMN min_lng REAL;
 ALTER TABLE zones ADD COLUMN max_lng REAL;
 UPDATE zones SET (min_lat, max_lat, min_lng, max_lng) = (SELECT MIN(lat), MAX(lat), MIN(lng), MAX(lng) FROM zone_points p WHERE p.zone_id = zones.id)
   WHERE type <> 'circle';
+
+-- Employees keep the documented driver_license_issue_date (yyyy-MM-dd or null) and ssn.
+ALTER TABLE employees ADD COLUMN driver_license_issue_date TEXT;
+ALTER TABLE employees ADD COLUMN ssn TEXT NOT NULL DEFAULT '';

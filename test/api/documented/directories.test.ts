@@ -16,7 +16,7 @@ afterAll(() => d?.close());
 // icon_id is documented as optional (absent until avatar/assign sets one).
 const PLACE_MEMBERS = ['id', 'avatar_file_name', 'location', 'fields', 'label', 'description', 'tags', 'external_id'];
 const ZONE_MEMBERS = ['id', 'type', 'label', 'address', 'color', 'bounds', 'tags'];
-const EMPLOYEE_MEMBERS = ['id', 'tracker_id', 'first_name', 'middle_name', 'last_name', 'email', 'phone', 'driver_license_number', 'driver_license_cats', 'driver_license_valid_till', 'hardware_key', 'icon_id', 'avatar_file_name', 'department_id', 'location', 'personnel_number', 'tags'];
+const EMPLOYEE_MEMBERS = ['id', 'tracker_id', 'first_name', 'middle_name', 'last_name', 'email', 'phone', 'driver_license_number', 'driver_license_cats', 'driver_license_issue_date', 'driver_license_valid_till', 'hardware_key', 'icon_id', 'avatar_file_name', 'department_id', 'location', 'personnel_number', 'ssn', 'tags'];
 const DEPARTMENT_MEMBERS = ['id', 'label', 'location'];
 
 describe('place (documented shapes)', () => {
@@ -82,11 +82,13 @@ describe('employee and department (documented shapes)', () => {
       phone: '3725550000',
       driver_license_number: 'ET123',
       driver_license_cats: 'B',
+      driver_license_issue_date: '2021-05-01',
       driver_license_valid_till: '2031-05-01',
       hardware_key: null,
       department_id: dep,
       location: { lat: 59.43, lng: 24.75, address: 'Narva mnt 5' },
       personnel_number: '77',
+      ssn: '38001010000',
       tags: [tag],
     };
     const id = (await d.ok('employee/create', { employee, force_reassign: false })).id;
