@@ -51,6 +51,12 @@ describe('form/template/create, read, list, update (documented shapes)', () => {
     expect(value).toMatchObject({ version: 2, description: '', submit_in_zone: true, default: true });
     expect((await d.ok('form/template/read', { template_id: other })).value.default).toBe(false);
   });
+  it('delete takes template_id; 201 once gone', async () => {
+    const gone = (await d.ok('form/template/create', { template: { label: 'Gone', fields: [] } })).id;
+    expect(await d.call('form/template/delete', { template_id: gone })).toEqual({ success: true });
+    expect((await d.call('form/template/read', { template_id: gone })).status.code).toBe(201);
+    expect((await d.call('form/template/delete', { template_id: gone })).status.code).toBe(201);
+  });
   it('our older shape, choices as bare strings, is still read and answered as objects', async () => {
     const r = await d.ok('form/template/create', { template: { label: 'Old', fields: [{ id: 'c', label: 'C', type: 'dropdown', options: ['A', 'B'] }] } });
     expect((await d.ok('form/template/read', { template_id: r.id })).value.fields[0].options).toEqual([{ label: 'A' }, { label: 'B' }]);

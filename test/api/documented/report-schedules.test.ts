@@ -59,6 +59,11 @@ describe('report/schedule (documented shapes)', () => {
     expect(await d.call('report/schedule/update', { schedule: { id, ...entry({ period: '1w', schedule: { type: 'weekdays', weekdays: [1] }, email_format: 'pdf', sending_time: '07:00:00' }) } })).toEqual({ success: true });
     expect((await d.ok('report/schedule/read', { schedule_id: id })).value.parameters).toMatchObject({ period: '1w', email_format: 'pdf', sending_time: '07:00:00' });
   });
+  it('delete takes schedule_id', async () => {
+    const gone = (await d.ok('report/schedule/create', { schedule: entry() })).id;
+    expect(await d.call('report/schedule/delete', { schedule_id: gone })).toEqual({ success: true });
+    expect((await d.call('report/schedule/delete', { schedule_id: gone })).status.code).toBe(201);
+  });
   it('refuses what it does not do with 7 naming the member', async () => {
     const bad = async (over: Record<string, unknown>) => (await d.call('report/schedule/create', { schedule: entry(over) })).errors?.map((e: { parameter: string }) => e.parameter);
     expect(await bad({ period: '3m' })).toEqual(['schedule.parameters.period']);

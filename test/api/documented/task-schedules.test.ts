@@ -74,6 +74,9 @@ describe('task/schedule (documented shapes)', () => {
     expect((await d.call('task/schedule/create', { schedule: entry({ form_template_id: 999_999 }) })).status.code).toBe(204);
     expect((await d.call('task/schedule/update', { schedule: { ...entry(), id: 999_999 } })).status.code).toBe(204);
     expect((await d.call('task/schedule/delete', { schedule_id: 999_999 })).status.code).toBe(201);
+    const gone = (await d.ok('task/schedule/create', { schedule: entry({ label: 'Gone' }) })).id;
+    expect(await d.call('task/schedule/delete', { schedule_id: gone })).toEqual({ success: true });
+    expect((await d.call('task/schedule/read', { id: gone })).status.code).toBe(201);
     const missing = await d.call('task/schedule/create', { schedule: entry({ duration: undefined }) });
     expect(missing.errors).toEqual([{ parameter: 'schedule.duration', error: 'required' }]);
   });

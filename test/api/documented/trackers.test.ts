@@ -58,3 +58,14 @@ describe('tracker/settings (documented)', () => {
     expect((await d.ok('tracker/settings/read', { tracker_id: van })).settings.label).toBe('Courier');
   });
 });
+
+describe('tracker state calls (documented members)', () => {
+  it('get_diagnostics, get_inputs, get_fuel, get_counters answer their members for a tracker that sent nothing yet', async () => {
+    const quiet = d.s.addTracker(d.userId, 'doc-tracker-3');
+    expectMembers(await d.ok('tracker/get_diagnostics', { tracker_id: quiet }), ['user_time', 'inputs', 'states', 'update_time'], 'get_diagnostics');
+    expectMembers(await d.ok('tracker/get_inputs', { tracker_id: quiet }), ['user_time', 'inputs', 'states', 'update_time'], 'get_inputs');
+    expectMembers(await d.ok('tracker/get_fuel', { tracker_id: quiet }), ['user_time', 'inputs', 'update_time'], 'get_fuel');
+    expectMembers(await d.ok('tracker/get_counters', { tracker_id: quiet }), ['user_time', 'list'], 'get_counters');
+    expect((await d.call('tracker/get_last_gps_point', { tracker_id: quiet })).status.code).toBe(204);
+  });
+});
