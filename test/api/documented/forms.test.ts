@@ -4,6 +4,7 @@
  * through a task's form, a submission from the field app, the form list and the form's file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpeg, upload } from '../../files/fixtures.ts';
 import { documentedServer, expectMembers, type Documented } from './harness.ts';
 
 let d: Documented;
@@ -23,6 +24,7 @@ const documentedFields = [
   { id: 'Date-1', label: 'Delivered on', description: 'Day', required: false, type: 'date', disable_future: true, disable_past: false },
   { id: 'Rating-1', label: 'Courtesy', description: 'Stars', required: false, type: 'rating', max_stars: 5 },
   { id: 'Sep-1', label: 'Attachments', description: 'Below', required: false, type: 'separator' },
+  { id: 'Photo-1', label: 'Parcel photo', description: 'At the door', required: true, type: 'photo', max_files: 2 },
 ];
 
 describe('form/template/create, read, list, update (documented shapes)', () => {
@@ -73,7 +75,12 @@ describe('a documented template downstream: task form, submission, list, file', 
     const task = (await d.ok('task/create', { create_form: true, task: { label: 'Parcel', location: zone, from: '2030-01-10 09:00:00', to: '2030-01-10 12:00:00', tracker_id: tracker, form_template_id: tpl } })).id;
     const form = (await d.ok('task/form/read', { task_id: task })).value;
     expect(form.fields[1].group).toEqual([{ label: 'Box intact' }, { label: 'Seal intact' }, { label: 'Dry' }]);
+    const photo = await jpeg();
+    const file = await d.s.call('app/form/file/create', { hash: token, form_id: form.id, field_id: 'Photo-1', size: photo.length, filename: 'door.jpg' });
+    expect(file.body).toMatchObject({ success: true, file_id: expect.any(Number) });
+    expect((await upload(file.body.url, file.body.fields, photo, { filename: 'door.jpg', type: 'image/jpeg' })).status).toBe(200);
     const values = {
+      'Photo-1': { type: 'photo', file_ids: [file.body.file_id] },
       'Text-1': { type: 'text', value: 'Ona' },
       'Check-1': { type: 'checkbox_group', values: [true, false, true] },
       'Drop-1': { type: 'dropdown', value_index: 1 },
@@ -85,8 +92,9 @@ describe('a documented template downstream: task form, submission, list, file', 
     expect(bad.body.errors).toEqual([{ field_id: 'Drop-1', code: 4, error: 'value_index must be 0 to 1, got 2' }]);
     const sent = await d.s.call('app/form/submit', { hash: token, task_id: task, values, location: { lat: zone.lat, lng: zone.lng } });
     expect(sent.body.success).toBe(true);
-    const read = (await d.ok('task/form/read', { task_id: task })).value;
-    expect(read.values).toEqual(values);
+    const read = await d.ok('task/form/read', { task_id: task });
+    expect(read.value.values).toEqual(values);
+    expect(read.files.map((f: { id: number; bindings: unknown[] }) => [f.id, f.bindings])).toEqual([[file.body.file_id, [{ type: 'form_field', form_id: form.id, field_id: 'Photo-1', submitted: true }]]]);
     const { list, count } = await d.ok('task/form/list', { form_template_id: tpl, ascending: true, include_unsubmitted: false });
     expect(count).toBe(1);
     expect(list[0].form.values['Drop-1']).toEqual({ type: 'dropdown', value_index: 1 });
@@ -95,5 +103,6 @@ describe('a documented template downstream: task form, submission, list, file', 
     expect(csv.body).toContain('Box intact, Dry');
     expect(csv.body).toContain('Neighbour');
     expect(csv.body).toContain('Yes');
+    expect(csv.body).toContain('door.jpg');
   });
 });
