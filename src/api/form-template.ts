@@ -50,6 +50,8 @@ const read = defineCall({
 
 const create = defineCall({
   path: 'form/template/create',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Create a form template (version 1).',
   right: 'form_template_update',
   params: z.object({ template: templateInput }),
@@ -60,6 +62,8 @@ const create = defineCall({
 
 const update = defineCall({
   path: 'form/template/update',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Change a form template; its version grows by one. Forms already made from it keep their copy.',
   right: 'form_template_update',
   params: z.object({ template: templateInput.extend({ id }) }),
@@ -71,6 +75,8 @@ const update = defineCall({
 
 const remove = defineCall({
   path: 'form/template/delete',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Delete a form template; the forms made from it stay, with template_id null.',
   right: 'form_template_update',
   params: z.object({ template_id: id }),

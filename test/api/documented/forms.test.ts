@@ -59,6 +59,14 @@ describe('form/template/create, read, list, update (documented shapes)', () => {
     expect((await d.call('form/template/read', { template_id: gone })).status.code).toBe(201);
     expect((await d.call('form/template/delete', { template_id: gone })).status.code).toBe(201);
   });
+  it('documented 101 for demo users on create, update, delete', async () => {
+    const demo = await d.s.user('forms-demo@example.com', { demo: true });
+    for (const [path, p] of [
+      ['form/template/create', { template: { label: 'Demo', fields: [] } }],
+      ['form/template/update', { template: { id: 1, label: 'Demo', fields: [] } }],
+      ['form/template/delete', { template_id: 1 }],
+    ] as const) expect((await d.s.call(path, { hash: demo.hash, ...p })).body.status.code, path).toBe(101);
+  });
   it('our older shape, choices as bare strings, is still read and answered as objects', async () => {
     const r = await d.ok('form/template/create', { template: { label: 'Old', fields: [{ id: 'c', label: 'C', type: 'dropdown', options: ['A', 'B'] }] } });
     expect((await d.ok('form/template/read', { template_id: r.id })).value.fields[0].options).toEqual([{ label: 'A' }, { label: 'B' }]);
