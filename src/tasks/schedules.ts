@@ -59,7 +59,7 @@ export const scheduleInput = z.object({
   duration: z.number().int().min(1).max(MAX_DURATION).optional(),
   /** Ours before issue 23, still read when duration is absent: the window's wall-clock end. */
   to_time: timeOfDay.optional(),
-  /** Documented; kept and answered. Visits shorter than this are not ignored by the task judge (docs/api.md). */
+  /** Documented; kept and answered, not applied: the task judge has no minimum arrival time (docs/api.md). */
   min_arrival_duration: z.number().int().min(0).max(MAX_MINUTES).default(0),
   days_ahead: z.number().int().min(1).max(MAX_DAYS_AHEAD).default(7),
   enabled: z.boolean().default(true),
