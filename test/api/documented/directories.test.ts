@@ -101,3 +101,27 @@ describe('employee and department (documented shapes)', () => {
     expect(await d.call('department/delete', { department_id: dep })).toEqual({ success: true });
   });
 });
+
+/** POST multipart/form-data to the call, as the documentation's upload examples do. */
+async function multipart(path: string, fields: Record<string, string>, file: { name: string; type: string; data: string }): Promise<any> {
+  const form = new FormData();
+  form.set('hash', d.hash);
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set('file', new Blob([file.data], { type: file.type }), file.name);
+  return (await fetch(`${d.s.url}/v2/fsm/${path}`, { method: 'POST', body: form })).json();
+}
+
+describe('uploads (documented shapes)', () => {
+  it('place/upload takes the documented CSV and parameters; answers total and errors', async () => {
+    const csv = ['label;address;lat;lng;radius;external_id;description', 'Gate;Harbour 1;59.45;24.77;60;G-1;north gate', 'Broken;;;;;;'].join('\n');
+    const r = await multipart('place/upload', { error_policy: 'ignore', duplicate_policy: 'skip', default_radius: '100', geocoder: 'osm' }, { name: 'places.csv', type: 'text/csv', data: csv });
+    expect(r).toMatchObject({ success: true, total: 2, errors: 1 });
+  });
+  it('zone/upload takes a KML file, default_radius and dry_run; answers the zones ready to create', async () => {
+    const kml = `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Pier</name><Point><coordinates>24.77,59.45</coordinates></Point></Placemark></Document></kml>`;
+    const r = await multipart('zone/upload', { default_radius: '50', dry_run: 'true' }, { name: 'zones.kml', type: 'application/vnd.google-earth.kml+xml', data: kml });
+    expect(r.success).toBe(true);
+    expect(r.list).toHaveLength(1);
+    expect(r.list[0]).toMatchObject({ id: null, type: 'circle', label: 'Pier', radius: 50 });
+  });
+});
