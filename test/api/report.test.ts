@@ -126,7 +126,7 @@ describe('report/tracker/generate', () => {
       [{ trackers: [] }, 'trackers'],
       [{ time_filter: { from: '8:00', to: '18:00', weekdays: [1] } }, 'time_filter.from'],
       [{ time_filter: { from: '08:00', to: '18:00', weekdays: [0] } }, 'time_filter.weekdays.0'],
-      [{ geocoder: 'google' }, 'geocoder'],
+      [{ geocoder: 'bing' }, 'geocoder'], // 'google' is an alias of geocoder_type_1 since issue 23
       [{ plugin: { plugin_id: 4, filter: 'yes' } }, 'plugin.filter'],
       [{ plugin: { plugin_id: 8, min_minutes_in_zone: -1 } }, 'plugin.min_minutes_in_zone'],
       [{ plugin: { plugin_id: 91, attributes: ['Bad Name'] } }, 'plugin.attributes.0'],

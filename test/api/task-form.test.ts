@@ -75,7 +75,7 @@ describe('task/form/create, read, delete; form/read', () => {
         description: 'Monthly check',
         fields: [
           { id: 'note', label: 'Note', description: '', required: true, type: 'text', min_length: 2, max_length: 50 },
-          { id: 'radio', label: 'OK?', description: '', required: false, type: 'radio_group', options: ['Yes', 'No'] },
+          { id: 'radio', label: 'OK?', description: '', required: false, type: 'radio_group', options: [{ label: 'Yes' }, { label: 'No' }] },
           { id: 'pics', label: 'Photos', description: '', required: false, type: 'photo', max_files: 2 },
           { id: 'sep', label: 'Section', description: '', required: false, type: 'separator' },
         ],

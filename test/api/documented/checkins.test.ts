@@ -1,13 +1,13 @@
 /**
  * Check-ins (created in the field app: the domain call here) read, listed and deleted as the public
- * documentation writes the requests, checked for the documented members (issue 23; harness-b.ts).
+ * documentation writes the requests, checked for the documented members (issue 23).
  * Files: file/read and file/download are ours (the documentation has file/stats/read only, which we
  * do not implement); a check-in's files are in its `files`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckin } from '../../../src/checkins/checkins.ts';
 import { parseDateTime } from '../../../src/core/time.ts';
-import { hasMembers, startHarness, type Harness } from './harness-b.ts';
+import { hasMembers, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 let id: number;

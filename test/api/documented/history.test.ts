@@ -1,10 +1,10 @@
 /**
  * history/tracker/list as the public documentation writes the request (`events`, `ascending`,
  * `only_emergency`, ...), checked for the documented answer (`list`, `limit_exceeded`, `total`,
- * `total_unread`) and entry members (issue 23; harness-b.ts).
+ * `total_unread`) and entry members (issue 23).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasMembers, startHarness, type Harness } from './harness-b.ts';
+import { hasMembers, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 const T = Date.UTC(2031, 3, 2, 7, 0, 0); // 09:00 Berlin

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLUGINS } from '../../../src/reports/plugins/index.ts';
-import { hasMembers, startHarness, type Harness } from './harness-b.ts';
+import { hasMembers, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 const START = Date.UTC(2031, 3, 2, 7, 0, 0); // 09:00 in Berlin (CEST)

@@ -1,9 +1,9 @@
 /**
  * Tasks, routes (with their checkpoints) and task forms as the public documentation writes the
- * requests, checked for the documented members of the answers (issue 23; harness-b.ts).
+ * requests, checked for the documented members of the answers (issue 23).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasMembers, startHarness, type Harness } from './harness-b.ts';
+import { hasMembers, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 /**
  * user/* and delivery as the public documentation writes the requests, checked for the documented
- * members of the answers (issue 23; harness-b.ts).
+ * members of the answers (issue 23).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasMembers, startHarness, type Harness } from './harness-b.ts';
+import { hasMembers, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
