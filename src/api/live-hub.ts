@@ -36,6 +36,8 @@ export interface LiveSink {
 
 /** A client that lets this much wait unsent gets nothing more until it has read it (its states stay pending). */
 export const MAX_BUFFERED = 4 * 1024 * 1024;
+/** States built per event-loop turn (a few ms): a big snapshot is built over several turns, sent as one message. */
+const STATES_PER_TURN = 100;
 /** How often a subscription looks whether time alone changed a connection_status (active -> signal_lost ...). */
 const STATUS_CHECK_MS = 30_000;
 
@@ -102,6 +104,8 @@ export class Subscription {
   private sentStatus = new Map<number, ConnectionStatus>();
   private lastStatusCheck = 0;
   private timer: NodeJS.Timeout | undefined;
+  private building = false;
+  private stopped = false;
 
   constructor(
     readonly client: LiveClient,
@@ -124,6 +128,7 @@ export class Subscription {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
@@ -168,30 +173,47 @@ export class Subscription {
     }
   }
 
-  /** One period: what changed goes out as one message (state_batch) or one per tracker (state). */
+  /**
+   * One period: what changed goes out as one message (state_batch) or one per tracker (state).
+   * Built STATES_PER_TURN states per event-loop turn, so a snapshot of thousands of trackers does
+   * not hold the API up; a period that comes while one is being built is skipped (its changes wait).
+   */
   flush(): void {
     const { client } = this;
     const hub = client.hub;
+    if (this.building) return;
     hub.distribute();
     if (!client.check()) return;
     this.sync(true);
-    const now = hub.services.now();
-    this.checkStatuses(now);
+    this.checkStatuses(hub.services.now());
     if (!this.pending.size || client.sink.buffered() > MAX_BUFFERED) return;
-    const tz = client.tz;
-    const parts: string[] = [];
-    for (const source of this.pending) {
-      const t = this.watched.get(source);
-      if (!t) continue;
-      const { json, status } = hub.stateJson(t, tz, this.format, now);
-      this.sentStatus.set(source, status);
-      parts.push(json);
-    }
+    const sources = [...this.pending];
     this.pending.clear();
+    const parts: string[] = [];
+    this.building = true;
+    const step = (from: number) => {
+      if (this.stopped) return;
+      const now = hub.services.now();
+      const end = Math.min(sources.length, from + STATES_PER_TURN);
+      for (let i = from; i < end; i++) {
+        const t = this.watched.get(sources[i]);
+        if (!t) continue;
+        const { json, status } = hub.stateJson(t, client.tz, this.format, now);
+        this.sentStatus.set(t.source_id, status);
+        parts.push(json);
+      }
+      if (end < sources.length) return void setImmediate(step, end);
+      this.building = false;
+      this.send(parts, now);
+    };
+    step(0);
+  }
+
+  private send(parts: string[], now: number): void {
     if (!parts.length) return;
-    const head = `{"type":"event","event":"${this.type}","user_time":"${formatDateTime(now, tz)}","data":`;
-    if (this.type === 'state_batch') client.sink.send(`${head}[${parts.join(',')}]}`);
-    else for (const p of parts) client.sink.send(`${head}${p}}`);
+    const head = `{"type":"event","event":"${this.type}","user_time":"${formatDateTime(now, this.client.tz)}","data":`;
+    if (this.type === 'state_batch') this.client.sink.send(`${head}[${parts.join(',')}]}`);
+    else for (const p of parts) this.client.sink.send(`${head}${p}}`);
   }
 }
 
