@@ -225,7 +225,8 @@ export function attachLive(app: FastifyInstance, services: Services, hub = new L
     });
   };
   app.server.on('upgrade', onUpgrade);
-  app.addHook('onClose', async () => {
+  // before the server closes: an upgraded socket would keep server.close() waiting
+  app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);
     hub.close();
     for (const ws of sockets) ws.terminate();

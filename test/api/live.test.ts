@@ -367,6 +367,27 @@ describe('bad messages get the documented error and the socket stays open', () =
   });
 });
 
+describe('server shutdown', () => {
+  it('closes the subscribed sockets and does not wait for them', async () => {
+    const other = await startTestServer();
+    try {
+      const u = await other.user('fay@example.com');
+      const ws = new WebSocket(`${other.url.replace('http', 'ws')}/v2/event/subscription`);
+      const c = new Client(ws);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      c.send(subscribeAll(u.hash));
+      await c.next((m) => m.type === 'response');
+      const t0 = Date.now();
+      await other.close();
+      expect(Date.now() - t0).toBeLessThan(5000);
+      await c.next(() => false, 0, 2000).catch(() => undefined);
+      expect(c.closed).toBeDefined();
+    } finally {
+      await other.close().catch(() => undefined);
+    }
+  });
+});
+
 describe('tracker/get_states', () => {
   it('states by tracker id; blocked and missing listed on request, else 208 and 217', async () => {
     const blocked = tracker(ann.id);
