@@ -38,8 +38,6 @@ export interface LiveSink {
 export const MAX_BUFFERED = 4 * 1024 * 1024;
 /** States built per event-loop turn (a few ms): a big snapshot is built over several turns, sent as one message. */
 const STATES_PER_TURN = 100;
-/** How often a subscription looks whether time alone changed a connection_status (active -> signal_lost ...). */
-const STATUS_CHECK_MS = 30_000;
 
 interface Principal {
   user: UserRow;
@@ -162,9 +160,9 @@ export class Subscription {
     this.client.sink.send(JSON.stringify({ type: 'event', event: 'lifecycle', data: { source_id: sourceId, lifecycle_event: event } }));
   }
 
-  /** Time alone moves connection_status: such trackers join the pending set, looked at every STATUS_CHECK_MS. */
+  /** Time alone moves connection_status: such trackers join the pending set, looked at as often as the connection watcher looks. */
   private checkStatuses(now: number): void {
-    if (now - this.lastStatusCheck < STATUS_CHECK_MS) return;
+    if (now - this.lastStatusCheck < this.client.hub.statusCheckMs) return;
     this.lastStatusCheck = now;
     const hub = this.client.hub;
     for (const [source, sent] of this.sentStatus) {
@@ -229,9 +227,12 @@ export class LiveHub {
   private subscriptions = 0;
   private cache = new Map<number, CachedState>();
   readonly lostMs: number;
+  /** How often a subscription looks whether time alone changed a connection_status (FSM_CONNECTION_CHECK_SECONDS). */
+  readonly statusCheckMs: number;
 
   constructor(readonly services: Services) {
     this.lostMs = lostMs(services);
+    this.statusCheckMs = services.config.connection.checkSeconds * 1000;
   }
 
   /** The gateway committed records of this device (the writer's onStored hook). */

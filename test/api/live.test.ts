@@ -276,6 +276,29 @@ describe('lifecycle and session end', () => {
     s.store.trackers.setBlocked(t.source, false);
     await c.next((m) => m.event === 'lifecycle' && m.data.lifecycle_event === 'unblock', from);
     await c.next((m) => m.event === 'state_batch' && m.data[0].source_id === t.source, from);
+    s.store.trackers.markDeleted(t.id);
+    expect(await c.next((m) => m.event === 'lifecycle' && m.data.lifecycle_event !== 'unblock', from)).toEqual({ type: 'event', event: 'lifecycle', data: { source_id: t.source, lifecycle_event: 'corrupt' } });
+  });
+
+  it('time alone changes connection_status: active becomes signal_lost and is sent', async () => {
+    const other = await startTestServer({ FSM_OSMAND_PORT: '0', FSM_CONNECTION_LOST_SECONDS: '10', FSM_CONNECTION_CHECK_SECONDS: '1' });
+    try {
+      const u = await other.user('gus@example.com');
+      const id = other.addTracker(u.id, '880001', { protocol: 'osmand' });
+      const source = other.store.trackers.getAny(id)!.source_id;
+      const ts = Math.floor((Date.now() - 8000) / 1000);
+      expect((await fetch(`http://127.0.0.1:${other.running.gateway.ports.osmand.http}/?id=880001&lat=1&lon=2&timestamp=${ts}`)).status).toBe(200);
+      const ws = new WebSocket(`${other.url.replace('http', 'ws')}/v2/event/subscription`);
+      const c = new Client(ws);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      c.send(subscribeAll(u.hash, { rate_limit: '500ms' }));
+      expect((await c.next((m) => m.event === 'state_batch')).data[0]).toMatchObject({ source_id: source, connection_status: 'active' });
+      const lost = await c.next((m) => m.event === 'state_batch' && m.data[0].connection_status === 'signal_lost', 0, 10_000);
+      expect(lost.data).toHaveLength(1);
+      ws.terminate();
+    } finally {
+      await other.close();
+    }
   });
 
   it('user/logout: the logout event, then the socket closes', async () => {
