@@ -70,8 +70,8 @@ class Client {
 }
 
 const open: Client[] = [];
-async function connect(path = '/v2/event/subscription'): Promise<Client> {
-  const ws = new WebSocket(`${s.url.replace('http', 'ws')}${path}`);
+async function connect(path = '/v2/event/subscription', server = s): Promise<Client> {
+  const ws = new WebSocket(`${server.url.replace('http', 'ws')}${path}`);
   const c = new Client(ws);
   open.push(c);
   await new Promise<void>((resolve, reject) => {
@@ -288,14 +288,11 @@ describe('lifecycle and session end', () => {
       const source = other.store.trackers.getAny(id)!.source_id;
       const ts = Math.floor((Date.now() - 8000) / 1000);
       expect((await fetch(`http://127.0.0.1:${other.running.gateway.ports.osmand.http}/?id=880001&lat=1&lon=2&timestamp=${ts}`)).status).toBe(200);
-      const ws = new WebSocket(`${other.url.replace('http', 'ws')}/v2/event/subscription`);
-      const c = new Client(ws);
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const c = await connect(undefined, other);
       c.send(subscribeAll(u.hash, { rate_limit: '500ms' }));
       expect((await c.next((m) => m.event === 'state_batch')).data[0]).toMatchObject({ source_id: source, connection_status: 'active' });
       const lost = await c.next((m) => m.event === 'state_batch' && m.data[0].connection_status === 'signal_lost', 0, 10_000);
       expect(lost.data).toHaveLength(1);
-      ws.terminate();
     } finally {
       await other.close();
     }
@@ -395,9 +392,7 @@ describe('server shutdown', () => {
     const other = await startTestServer();
     try {
       const u = await other.user('fay@example.com');
-      const ws = new WebSocket(`${other.url.replace('http', 'ws')}/v2/event/subscription`);
-      const c = new Client(ws);
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const c = await connect(undefined, other);
       c.send(subscribeAll(u.hash));
       await c.next((m) => m.type === 'response');
       const t0 = Date.now();
