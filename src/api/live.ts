@@ -116,8 +116,9 @@ class LiveSocket {
       if (typeof m.action !== 'string') throw invalidParams([{ parameter: 'action', error: 'required: "subscribe" or "unsubscribe"' }]);
       if (m.action !== 'subscribe' && m.action !== 'unsubscribe') throw new DomainError(3, {}, `Unknown action: ${m.action.slice(0, 50)} (subscribe or unsubscribe)`);
       action = `subscription/${m.action}`;
-      const client = this.authorize(m.hash);
+      // requests first: a bad message changes nothing, not even the socket's session
       const requests = requestsOf(m);
+      const client = this.authorize(m.hash);
       if (m.action === 'subscribe') this.subscribe(client, requests);
       else this.unsubscribe(client, requests);
     } catch (e) {
