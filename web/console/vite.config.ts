@@ -15,6 +15,7 @@ const config: UserConfig = {
   base: '/',
   plugins: [react()],
   logLevel: 'warn',
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import * as maplibregl from 'maplibre-gl';
 import type { Map as MlMap } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
+import './worker.ts';
 import { t } from '../i18n/i18n.ts';
 import { basemapStyle } from './basemap.ts';
 import { useMapSettings } from '../app/context.ts';

@@ -103,7 +103,7 @@ export function TrackerPanel({ tracker, state, onClose }: { tracker: Tracker; st
               </>
             )}
             <dt>{t('panel.device')}</dt>
-            <dd>{`${tracker.source.model} · ${tracker.source.device_id}`}</dd>
+            <dd>{[tracker.source.model, tracker.source.device_id].filter(Boolean).join(' · ')}</dd>
           </dl>
         ) : (
           <p className="empty">{t('panel.none')}</p>

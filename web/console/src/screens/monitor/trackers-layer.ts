@@ -48,14 +48,6 @@ export function trackerLabels(map: MlMap): LabelCandidate[] {
   return out;
 }
 
-const samePlace = (fs: MapGeoJSONFeature[]) => {
-  const [x, y] = (fs[0].geometry as GeoJSON.Point).coordinates;
-  return fs.every((f) => {
-    const [a, b] = (f.geometry as GeoJSON.Point).coordinates;
-    return Math.abs(a - x) < 1e-5 && Math.abs(b - y) < 1e-5;
-  });
-};
-
 /**
  * What a click on the map does: select a tracker, zoom into a cluster, or spread trackers that
  * share one spot. Answers a function that closes an open spread.
@@ -74,10 +66,11 @@ export function onTrackerClick(map: MlMap, onSelect: (id: number) => void): () =
     const source = map.getSource('trackers') as GeoJSONSource;
     if (cluster) {
       const id = Number(cluster.properties.cluster_id);
-      const leaves = (await source.getClusterLeaves(id, 50, 0)) as unknown as MapGeoJSONFeature[];
       const center = (cluster.geometry as GeoJSON.Point).coordinates as [number, number];
-      if (samePlace(leaves) || map.getZoom() >= CLUSTER_MAX_ZOOM) closeSpread = spreadAt(map, center, leaves, onSelect);
-      else map.easeTo({ center, zoom: Math.min(await source.getClusterExpansionZoom(id), CLUSTER_MAX_ZOOM + 1) });
+      const expansion = await source.getClusterExpansionZoom(id);
+      // Still one cluster at the deepest clustering zoom: the trackers share a spot; spread them.
+      if (expansion > CLUSTER_MAX_ZOOM || map.getZoom() >= CLUSTER_MAX_ZOOM) closeSpread = spreadAt(map, center, (await source.getClusterLeaves(id, 50, 0)) as unknown as MapGeoJSONFeature[], onSelect);
+      else map.easeTo({ center, zoom: expansion });
       return;
     }
     if (hits.length > 1) closeSpread = spreadAt(map, (hits[0].geometry as GeoJSON.Point).coordinates as [number, number], hits, onSelect);
