@@ -2,7 +2,8 @@
  * The operator console end to end (issue 26, docs/console.md): Debian's Chromium against the real
  * server, trackers fed over the OsmAnd protocol through the real gateway. Flows: sign-in with a
  * refusal then success, trackers on the map and in the list, search, trackers at one spot spread
- * apart, a tracker's panel, a trip replayed in history, 200 % zoom, sign-out. Each flow saves a
+ * apart, a tracker's panel, a trip replayed in history, a task dispatched and done, 200 % zoom,
+ * sign-out. Each flow saves a
  * screenshot in test-results/console/.
  */
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ const VILNIUS = { lat: 54.6872, lng: 25.2797 };
 const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 let s: TestServer | undefined;
+let port: number;
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
@@ -41,7 +43,7 @@ beforeAll(async () => {
   await buildConsole({ ifNeeded: true, quiet: true });
   s = await startTestServer({ FSM_OSMAND_PORT: '0' });
   const owner = await s.user(LOGIN, { password: PASSWORD });
-  const port = s.running.gateway.ports.osmand.http!;
+  port = s.running.gateway.ports.osmand.http!;
   s.addTracker(owner.id, '7001', { protocol: 'osmand', label: 'Truck 1' });
   s.addTracker(owner.id, '7002', { protocol: 'osmand', label: 'Truck 2' });
   const van = s.addTracker(owner.id, '7003', { protocol: 'osmand', label: 'Van 3' });
@@ -169,6 +171,40 @@ describe.sequential('the operator console in Chromium', () => {
     expect(await time.textContent()).not.toBe(end);
     await page.waitForTimeout(500);
     await shot('5-history-replay');
+  });
+
+  test('dispatch: a task placed on the map and assigned turns done as the van drives through its zone', async () => {
+    await page.getByRole('link', { name: 'Dispatch' }).click();
+    await page.getByRole('heading', { name: 'Tasks', level: 2 }).waitFor();
+    // The map is ready once it draws the trackers.
+    await page.locator('.dispatch :is(.label-tracker, .label-cluster)').first().waitFor();
+    await page.getByRole('button', { name: 'New task' }).click();
+    await page.getByLabel('Label').fill('Deliver parcels');
+    await page.getByLabel('Tracker', { exact: true }).selectOption({ label: 'Van 3' });
+    // The place picked on the map fills the coordinates; then set exactly for the drive below.
+    await page.getByRole('button', { name: 'Pick the place on the map' }).click();
+    const map = (await page.locator('.dispatch .map canvas').boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2, map.y + map.height / 2);
+    await expect.poll(() => page.getByLabel('Latitude').inputValue()).toMatch(/^-?\d+\.\d{6}$/);
+    // 590 m east of where the van parked (a farther jump would be filtered out as a GNSS glitch).
+    await page.getByLabel('Latitude').fill('54.6952');
+    await page.getByLabel('Longitude').fill('25.457');
+    await page.getByRole('button', { name: 'Create task' }).click();
+    await page.getByRole('status').filter({ hasText: 'Task "Deliver parcels" created.' }).waitFor();
+    const row = page.locator('table.tasks tbody tr', { hasText: 'Deliver parcels' });
+    expect(await row.locator('.badge').textContent()).toBe('Assigned');
+    expect(await row.getByLabel('Assign Deliver parcels to').inputValue()).not.toBe('');
+    await shot('7-dispatch-assigned');
+    // The van drives into the task's zone and out again: done (the task has no minimum stay).
+    const now = Math.floor(Date.now() / 1000);
+    await sendFixes(port, '7003', [
+      { lat: 54.6953, lng: 25.4571, time: now - 20, speed: 5 },
+      { lat: 54.6952, lng: 25.461, time: now - 5, speed: 40 },
+    ]);
+    // The board polls task/list: the telemetry core's outcome shows without a reload.
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('Done');
+    await page.waitForTimeout(500);
+    await shot('8-dispatch-done');
   });
 
   test('readable at 200 % zoom: one column, no sideways scrolling', async () => {

@@ -56,3 +56,18 @@ export interface ChatMessage {
   type: 'INCOMING' | 'OUTGOING';
   status: string;
 }
+
+export type TaskStatus = 'unassigned' | 'assigned' | 'arrived' | 'done' | 'failed' | 'delayed' | 'faulty';
+
+export interface Task {
+  id: number;
+  type: 'task' | 'checkpoint';
+  label: string;
+  description: string;
+  status: TaskStatus;
+  tracker_id: number | null;
+  from: string;
+  to: string;
+  location: { lat: number; lng: number; address: string; radius: number };
+  arrival_date: string | null;
+}

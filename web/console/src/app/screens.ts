@@ -16,4 +16,5 @@ export const SCREENS: ScreenDef[] = [
   { path: '/', title: 'nav.monitor', component: MonitorScreen },
   // Later screens load when first opened: the first screen's bundle stays small.
   { path: '/history', title: 'nav.history', component: lazy(() => import('../screens/history/HistoryScreen.tsx').then((m) => ({ default: m.HistoryScreen }))) },
+  { path: '/dispatch', title: 'nav.dispatch', component: lazy(() => import('../screens/dispatch/DispatchScreen.tsx').then((m) => ({ default: m.DispatchScreen }))) },
 ];
