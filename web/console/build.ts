@@ -6,7 +6,7 @@
  * Prints the bundle's sizes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ function fingerprint(): string {
   const h = createHash('sha256');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
-      if (name === 'dist' || name === 'node_modules') continue;
+      if (name === 'dist' || name === 'node_modules' || name === '.build-lock') continue;
       const p = join(dir, name);
       const s = statSync(p);
       if (s.isDirectory()) walk(p);
@@ -149,7 +149,35 @@ function sizes(dir: string): { file: string; bytes: number; br: number }[] {
   return out.sort((a, b) => b.bytes - a.bytes);
 }
 
-export async function buildConsole(opts: { ifNeeded?: boolean; quiet?: boolean } = {}): Promise<void> {
+const lockDir = join(here, '.build-lock');
+
+/**
+ * One build at a time across processes (test files run in parallel and each asks for a build): the
+ * lock is a directory, made atomically; a lock older than 5 minutes is a crashed build's and is taken over.
+ */
+async function locked<T>(work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch {
+      const age = existsSync(lockDir) ? Date.now() - statSync(lockDir).mtimeMs : 0;
+      if (age > 5 * 60_000) rmSync(lockDir, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+export function buildConsole(opts: { ifNeeded?: boolean; quiet?: boolean } = {}): Promise<void> {
+  return locked(() => buildOnce(opts));
+}
+
+async function buildOnce(opts: { ifNeeded?: boolean; quiet?: boolean }): Promise<void> {
   const print = opts.quiet ? () => {} : (s: string) => console.log(s);
   const stamp = fingerprint();
   if (opts.ifNeeded && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync(join(dist, 'index.html'))) {

@@ -11,7 +11,7 @@ import { LiveStates, type LiveMode } from '../live/live.ts';
 import { SignIn } from '../screens/signin/SignIn.tsx';
 import { Session, type SessionContext } from './context.ts';
 import { navigate, useRoute } from './router.ts';
-import { SCREENS } from './screens.ts';
+import { preloadFirstScreen, SCREENS } from './screens.ts';
 
 export const LIVE = { rateLimitSeconds: 1, pollSeconds: 5 };
 
@@ -24,6 +24,10 @@ export function App() {
     setStored(null);
     setNote(why);
   }, []);
+
+  useEffect(() => {
+    if (!stored) preloadFirstScreen();
+  }, [stored]);
 
   if (!stored) {
     return (

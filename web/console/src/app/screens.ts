@@ -4,7 +4,6 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { MessageKey } from '../i18n/i18n.ts';
-import { MonitorScreen } from '../screens/monitor/MonitorScreen.tsx';
 
 export interface ScreenDef {
   path: string;
@@ -12,9 +11,16 @@ export interface ScreenDef {
   component: ComponentType | LazyExoticComponent<ComponentType>;
 }
 
+// Every screen loads when first opened: the sign-in page needs neither MapLibre nor the screens.
+const monitor = () => import('../screens/monitor/MonitorScreen.tsx').then((m) => ({ default: m.MonitorScreen }));
+
+/** Fetched while the operator signs in, so the live map opens at once. */
+export function preloadFirstScreen(): void {
+  void monitor();
+}
+
 export const SCREENS: ScreenDef[] = [
-  { path: '/', title: 'nav.monitor', component: MonitorScreen },
-  // Later screens load when first opened: the first screen's bundle stays small.
+  { path: '/', title: 'nav.monitor', component: lazy(monitor) },
   { path: '/history', title: 'nav.history', component: lazy(() => import('../screens/history/HistoryScreen.tsx').then((m) => ({ default: m.HistoryScreen }))) },
   { path: '/dispatch', title: 'nav.dispatch', component: lazy(() => import('../screens/dispatch/DispatchScreen.tsx').then((m) => ({ default: m.DispatchScreen }))) },
 ];

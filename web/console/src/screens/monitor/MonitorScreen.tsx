@@ -29,6 +29,7 @@ export function MonitorScreen() {
     // The first positions frame the fleet.
     if (!fitted.current && data.features.length) {
       fitted.current = true;
+      performance.mark('trackers:first');
       const xs = data.features.map((f) => (f.geometry as GeoJSON.Point).coordinates);
       const lng = xs.map((c) => c[0]);
       const lat = xs.map((c) => c[1]);
