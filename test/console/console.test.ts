@@ -23,6 +23,7 @@ const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).r
 
 let s: TestServer | undefined;
 let port: number;
+let ownerHash: string;
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
@@ -40,9 +41,11 @@ async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolea
 }
 
 beforeAll(async () => {
+  browser = await launchChromium();
   await buildConsole({ ifNeeded: true, quiet: true });
   s = await startTestServer({ FSM_OSMAND_PORT: '0' });
   const owner = await s.user(LOGIN, { password: PASSWORD });
+  ownerHash = owner.hash;
   port = s.running.gateway.ports.osmand.http!;
   s.addTracker(owner.id, '7001', { protocol: 'osmand', label: 'Truck 1' });
   s.addTracker(owner.id, '7002', { protocol: 'osmand', label: 'Truck 2' });
@@ -61,7 +64,6 @@ beforeAll(async () => {
     return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
   });
   if (!ok) throw new Error('the telemetry core did not cut the two trips');
-  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -205,6 +207,34 @@ describe.sequential('the operator console in Chromium', () => {
     await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('Done');
     await page.waitForTimeout(500);
     await shot('8-dispatch-done');
+  });
+
+  test('live: the console subscribes over the WebSocket as the Navixy docs say and moves trackers on state_batch events', async () => {
+    // The socket's server side is not in this tree: the page's socket is answered here, per the documentation.
+    const { list } = (await s!.call('tracker/list', { hash: ownerHash })).body as { list: { label: string; source: { id: number } }[] };
+    const truck1 = list.find((x) => x.label === 'Truck 1')!.source.id;
+    const requests: unknown[] = [];
+    const live = await context!.newPage();
+    await live.routeWebSocket(/\/v2\/event\/subscription\?/, (ws) => {
+      ws.send('3f3e1a5c-0b6c-4a52-9a53-2b0c2b6a8f11|30000|X|'); // Atmosphere's first frame
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m));
+        requests.push(msg);
+        ws.send(JSON.stringify({ type: 'response', action: 'subscription/subscribe', events: ['state_batch'], data: { state_batch: { success: true, value: { [truck1]: 'normal' } } } }));
+        ws.send('X'); // a heartbeat
+        const state = { source_id: truck1, gps: { updated: '2030-01-01 10:00:00', signal_level: 100, location: { lat: 54.69, lng: 25.28 }, heading: 45, speed: 57, alt: 100 }, connection_status: 'active', movement_status: 'moving', movement_status_update: '2030-01-01 09:59:00', ignition: true, ignition_update: '2030-01-01 09:50:00', last_update: '2030-01-01 10:00:00' };
+        ws.send(JSON.stringify({ type: 'event', event: 'state_batch', user_time: '2030-01-01 10:00:01', data: [state] }));
+      });
+    });
+    await live.goto(s!.url);
+    await live.getByText('3 of 3').waitFor();
+    await live.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+    const row = live.locator('.tracker-list .row', { hasText: 'Truck 1' });
+    await expect.poll(() => row.locator('.meta').textContent()).toBe('Online57 km/h2030-01-01 10:00:00');
+    expect(requests).toEqual([{ action: 'subscribe', hash: expect.any(String), requests: [{ type: 'state_batch', target: { type: 'all' }, rate_limit: '1s', format: 'compact' }] }]);
+    // The page's own session (signed in on this browser context), not the test's.
+    expect((requests[0] as { hash: string }).hash).toMatch(/^[0-9a-f]{32}$/);
+    await live.close();
   });
 
   test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
