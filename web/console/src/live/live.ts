@@ -181,7 +181,9 @@ export class LiveStates {
       }
     }
     // The socket may have taken over while this poll ran.
-    if (!this.stopped && (this.mode as LiveMode) !== 'socket') this.pollTimer = setTimeout(() => void this.poll(), this.opts.pollSeconds * 1000);
+    // A call per tracker (no get_states) is spaced out for large fleets: at most ~50 calls a second.
+    const seconds = this.hasGetStates ? this.opts.pollSeconds : Math.max(this.opts.pollSeconds, this.trackers.length / 50);
+    if (!this.stopped && (this.mode as LiveMode) !== 'socket') this.pollTimer = setTimeout(() => void this.poll(), seconds * 1000);
   }
 
   private async pollStates() {
