@@ -24,6 +24,8 @@ const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).r
 let s: TestServer | undefined;
 let port: number;
 let ownerHash: string;
+/** Unix time of the van's last fix: later fixes must be newer (older ones are late data). */
+let vanLast: number;
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
@@ -51,9 +53,7 @@ beforeAll(async () => {
   s.addTracker(owner.id, '7002', { protocol: 'osmand', label: 'Truck 2' });
   const van = s.addTracker(owner.id, '7003', { protocol: 'osmand', label: 'Van 3' });
   const now = Math.floor(Date.now() / 1000);
-  // Two trucks at the very same spot (a depot), the van's two trips ending a minute ago.
-  await sendFixes(port, '7001', [{ lat: 54.6801, lng: 25.2601, time: now - 60, speed: 0 }]);
-  await sendFixes(port, '7002', [{ lat: 54.6801, lng: 25.2601, time: now - 50, speed: 0 }]);
+  // The van's two trips, ending a minute ago.
   const trips = twoTrips({ lat: 54.6712, lng: 25.2402 }, now - 3 * 3600);
   const last = trips[trips.length - 1];
   const shift = now - 60 - last.time;
@@ -64,6 +64,14 @@ beforeAll(async () => {
     return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
   });
   if (!ok) throw new Error('the telemetry core did not cut the two trips');
+  // Fresh fixes just before the browser looks (the console estimates "online" from a fix's age
+  // while the server has no tracker/get_states): two trucks at the very same spot (a depot), the
+  // van still parked where it stopped.
+  const fresh = Math.floor(Date.now() / 1000);
+  await sendFixes(port, '7001', [{ lat: 54.6801, lng: 25.2601, time: fresh - 10, speed: 0 }]);
+  await sendFixes(port, '7002', [{ lat: 54.6801, lng: 25.2601, time: fresh - 5, speed: 0 }]);
+  vanLast = fresh - 5;
+  await sendFixes(port, '7003', [{ ...trips[trips.length - 1], time: vanLast }]);
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -198,10 +206,13 @@ describe.sequential('the operator console in Chromium', () => {
     expect(await row.getByLabel('Assign Deliver parcels to').inputValue()).not.toBe('');
     await shot('7-dispatch-assigned');
     // The van drives into the task's zone and out again: done (the task has no minimum stay).
+    // In 10 s after its last fix at the earliest, and out 10 s later (a plausible speed, no future time).
+    const wait = vanLast + 22 - Date.now() / 1000;
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait * 1000));
     const now = Math.floor(Date.now() / 1000);
     await sendFixes(port, '7003', [
-      { lat: 54.6953, lng: 25.4571, time: now - 20, speed: 5 },
-      { lat: 54.6952, lng: 25.461, time: now - 5, speed: 40 },
+      { lat: 54.6953, lng: 25.4571, time: now - 12, speed: 5 },
+      { lat: 54.6952, lng: 25.461, time: now - 2, speed: 40 },
     ]);
     // The board polls task/list: the telemetry core's outcome shows without a reload.
     await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('Done');

@@ -125,7 +125,7 @@ export class LiveStates {
         this.stopPolling();
         this.setMode('socket');
       } else if (msg.type === 'event' && msg.event === 'state_batch' && Array.isArray(msg.data)) {
-        this.take(msg.data as SourceState[]);
+        this.take(msg.data as SourceState[], 'socket');
       } else if (msg.type === 'event' && msg.event === 'logout') {
         // The session ended: the next API call reports it to the application.
         void this.api.call('user/get_info').catch(() => {});
@@ -155,12 +155,18 @@ export class LiveStates {
     this.pollTimer = null;
   }
 
-  /** Source states (the socket's and get_states' shape) into the map, keyed by tracker. */
-  private take(list: SourceState[]) {
+  /**
+   * Source states (the socket's and get_states' shape) into the map, keyed by tracker. A poll that
+   * was under way when the socket took over is dropped, and no state replaces a newer one.
+   */
+  private take(list: SourceState[], from: 'socket' | 'poll') {
+    if (from === 'poll' && this.mode === 'socket') return;
     const changed: number[] = [];
     for (const s of list) {
       const id = this.bySource.get(s.source_id);
       if (id === undefined) continue;
+      const prev = this.states.get(id)?.last_update;
+      if (prev && s.last_update && wallMs(s.last_update) < wallMs(prev)) continue;
       this.states.set(id, s);
       changed.push(id);
     }
@@ -191,7 +197,7 @@ export class LiveStates {
     // The spec allows 2,000 trackers per request.
     for (let i = 0; i < ids.length; i += 2000) {
       const r = await this.api.call<{ states: Record<string, SourceState> }>('tracker/get_states', { trackers: ids.slice(i, i + 2000), list_blocked: true, allow_not_exist: true });
-      this.take(Object.values(r.states));
+      this.take(Object.values(r.states), 'poll');
     }
   }
 
@@ -223,6 +229,6 @@ export class LiveStates {
         }),
       );
     }
-    this.take(out);
+    this.take(out, 'poll');
   }
 }
