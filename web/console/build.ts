@@ -151,18 +151,30 @@ function sizes(dir: string): { file: string; bytes: number; br: number }[] {
 
 const lockDir = join(here, '.build-lock');
 
+/** Whether the process that holds the lock is gone (a build killed half-way). */
+function lockIsStale(): boolean {
+  try {
+    const pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return Date.now() - statSync(lockDir).mtimeMs > 10 * 60_000;
+  } catch (e) {
+    // No pid file yet (just made) is not stale; a pid that does not exist is.
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /**
  * One build at a time across processes (test files run in parallel and each asks for a build): the
- * lock is a directory, made atomically; a lock older than 5 minutes is a crashed build's and is taken over.
+ * lock is a directory, made atomically, holding the builder's pid; a dead builder's lock is taken over.
  */
 async function locked<T>(work: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       mkdirSync(lockDir);
+      writeFileSync(join(lockDir, 'pid'), String(process.pid));
       break;
     } catch {
-      const age = existsSync(lockDir) ? Date.now() - statSync(lockDir).mtimeMs : 0;
-      if (age > 5 * 60_000) rmSync(lockDir, { recursive: true, force: true });
+      if (lockIsStale()) rmSync(lockDir, { recursive: true, force: true });
       else await new Promise((r) => setTimeout(r, 200));
     }
   }
