@@ -45,6 +45,7 @@ import { reportCalls } from './report.ts';
 import { reportScheduleCalls } from './report-schedule.ts';
 import { userSettingsCalls } from './user-settings.ts';
 import { historyCalls } from './history.ts';
+import { mountConsole, type ConsoleSite } from './console.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
 export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
@@ -105,7 +106,10 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
+  let site: ConsoleSite | undefined;
   app.setNotFoundHandler((request, reply) => {
+    // A browser's deep link into the console (/history) gets its page; everything else the API's answer.
+    if (site?.fallback(request, reply)) return;
     const path = String(request.url).split('?')[0];
     noteAnswerCode(request, 3);
     const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
@@ -137,5 +141,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   });
   // File uploads streamed to disk and downloads (docs/files.md), in their own context.
   await app.register(fileRoutes(services));
+  // The operator console at / (docs/console.md).
+  site = await mountConsole(app, config);
   return app;
 }
