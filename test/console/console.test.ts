@@ -64,8 +64,7 @@ beforeAll(async () => {
     return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
   });
   if (!ok) throw new Error('the telemetry core did not cut the two trips');
-  // Fresh fixes just before the browser looks (the console estimates "online" from a fix's age
-  // while the server has no tracker/get_states): two trucks at the very same spot (a depot), the
+  // Fresh fixes just before the browser looks: two trucks at the very same spot (a depot), the
   // van still parked where it stopped.
   const fresh = Math.floor(Date.now() / 1000);
   await sendFixes(port, '7001', [{ lat: 54.6801, lng: 25.2601, time: fresh - 10, speed: 0 }]);
@@ -221,7 +220,7 @@ describe.sequential('the operator console in Chromium', () => {
   });
 
   test('live: the console subscribes over the WebSocket as the Navixy docs say and moves trackers on state_batch events', async () => {
-    // The socket's server side is not in this tree: the page's socket is answered here, per the documentation.
+    // The page's socket answered here exactly as the documentation shows (the next test uses the server's own).
     const { list } = (await s!.call('tracker/list', { hash: ownerHash })).body as { list: { label: string; source: { id: number } }[] };
     const truck1 = list.find((x) => x.label === 'Truck 1')!.source.id;
     const requests: unknown[] = [];
@@ -245,6 +244,22 @@ describe.sequential('the operator console in Chromium', () => {
     expect(requests).toEqual([{ action: 'subscribe', hash: expect.any(String), requests: [{ type: 'state_batch', target: { type: 'all' }, rate_limit: '1s', format: 'compact' }] }]);
     // The page's own session (signed in on this browser context), not the test's.
     expect((requests[0] as { hash: string }).hash).toMatch(/^[0-9a-f]{32}$/);
+    await live.close();
+  });
+
+  test("live against the server's own socket: a fix the gateway takes moves the tracker's row without a reload", async () => {
+    const live = await context!.newPage();
+    const frames: string[] = [];
+    live.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+    await live.goto(s!.url);
+    await live.getByText('3 of 3').waitFor();
+    await live.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+    const row = live.locator('.tracker-list .row', { hasText: 'Van 3' });
+    vanLast = Math.max(vanLast + 1, Math.floor(Date.now() / 1000));
+    await sendFixes(port, '7003', [{ lat: 54.7001, lng: 25.3001, time: vanLast, speed: 63 }]);
+    await expect.poll(() => row.locator('.meta').textContent(), { timeout: 15_000 }).toContain('63 km/h');
+    // It came as a state_batch event of the real socket, not from a poll.
+    expect(frames.some((f) => f.includes('"state_batch"') && f.includes('"speed":63'))).toBe(true);
     await live.close();
   });
 
