@@ -94,6 +94,7 @@ export { protocol as vt200 } from './vt200.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
 export { protocol as wondex } from './wondex.ts';
+export { protocol as wristband } from './wristband.ts';
 export { protocol as xexun } from './xexun.ts';
 export { protocol as xexun2 } from './xexun2.ts';
 export { protocol as xexun3 } from './xexun3.ts';
