@@ -115,7 +115,16 @@ export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): EGTS headers use CRC-8 + CRC-16 of this family. */
 export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0xffff;
+  return crc16Ccitt(buf, 0xffff, start, end);
+}
+
+/** CRC-16/XMODEM (poly 0x1021, init 0): PST and others. */
+export function crc16Xmodem(buf: Buffer, start = 0, end = buf.length): number {
+  return crc16Ccitt(buf, 0, start, end);
+}
+
+function crc16Ccitt(buf: Buffer, init: number, start: number, end: number): number {
+  let crc = init;
   for (let i = start; i < end; i++) {
     crc ^= buf[i] << 8;
     for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
