@@ -10,6 +10,7 @@ export { protocol as aquila } from './aquila.ts';
 export { protocol as arknavx8 } from './arknavx8.ts';
 export { protocol as arnavi } from './arnavi.ts';
 export { protocol as atrack } from './atrack/index.ts';
+export { protocol as autofon } from './autofon.ts';
 export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
