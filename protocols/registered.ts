@@ -63,6 +63,7 @@ export { protocol as minifinder } from './minifinder.ts';
 export { protocol as minifinder2 } from './minifinder2.ts';
 export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as navis } from './navis/index.ts';
+export { protocol as naviset } from './naviset.ts';
 export { protocol as nyitech } from './nyitech.ts';
 export { protocol as oko } from './oko.ts';
 export { protocol as osmand } from './osmand.ts';
