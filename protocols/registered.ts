@@ -6,6 +6,7 @@
 export { protocol as adm } from './adm.ts';
 export { protocol as alematics } from './alematics.ts';
 export { protocol as aplicom } from './aplicom/index.ts';
+export { protocol as appello } from './appello.ts';
 export { protocol as aquila } from './aquila.ts';
 export { protocol as arknavx8 } from './arknavx8.ts';
 export { protocol as arnavi } from './arnavi.ts';
@@ -16,6 +17,7 @@ export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as carscop } from './carscop.ts';
+export { protocol as cartrack } from './cartrack.ts';
 export { protocol as castel } from './castel.ts';
 export { protocol as cellocator } from './cellocator.ts';
 export { protocol as cguard } from './cguard.ts';
