@@ -14,6 +14,7 @@ export { protocol as atrack } from './atrack/index.ts';
 export { protocol as austinnb } from './austinnb.ts';
 export { protocol as autofon } from './autofon.ts';
 export { protocol as bce } from './bce/index.ts';
+export { protocol as blue } from './blue.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as carscop } from './carscop.ts';
