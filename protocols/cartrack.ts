@@ -5,8 +5,7 @@
  * The odometer is hex written with the digits `:;<=>?` for A-F. The devices expect no answer.
  */
 import { Attr, indexed } from './attributes.ts';
-import { knotsToKmh } from './binary.ts';
-import { nmeaCoordinate, utc } from './text.ts';
+import { nmeaFix } from './text.ts';
 import { FrameError, type DecodeContext, type DecodeResult, type Framer, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -41,15 +40,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const odo = shiftedHex(odometer);
   if (odo !== undefined) a[Attr.odometer] = odo;
   if (adc !== undefined) a[indexed.adc(1)] = adc;
-  const rec = {
-    time: utc(+yy, +mo, +dd, +hh, +mi, +ss, +ms),
-    valid: valid === 'A',
-    lat: nmeaCoordinate(lat, ns),
-    lng: nmeaCoordinate(lng, ew),
-    speed: knotsToKmh(Number(knots ?? 0)),
-    course: Number(course ?? 0) % 360,
-    attributes: a,
-  };
+  const rec = { ...nmeaFix({ dd, mo, yy, hh, mi, ss, ms, valid, lat, ns, lng, ew, knots, course }), attributes: a };
   return { deviceId: id, records: [rec] };
 }
 

@@ -5,8 +5,7 @@
  * The devices expect no answer.
  */
 import { Attr } from './attributes.ts';
-import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
+import { delimitedFramer, nmeaFix } from './text.ts';
 import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -20,15 +19,8 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(s);
   if (!m) return {};
   const [, imei, hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy, rssi, battery, level, version] = m;
-  const rec = {
-    time: utc(+yy, +mo, +dd, +hh, +mi, +ss),
-    valid: valid === 'A',
-    lat: nmeaCoordinate(lat, ns),
-    lng: nmeaCoordinate(lng, ew),
-    speed: knotsToKmh(Number(knots ?? 0)),
-    course: Number(course ?? 0) % 360,
-    attributes: { [Attr.rssi]: Number(rssi), [Attr.battery]: Number(battery), [Attr.batteryLevel]: Number(level), versionFw: version },
-  };
+  const rec = nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course });
+  rec.attributes = { [Attr.rssi]: Number(rssi), [Attr.battery]: Number(battery), [Attr.batteryLevel]: Number(level), versionFw: version };
   return { deviceId: imei, records: [rec] };
 }
 

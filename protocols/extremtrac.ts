@@ -3,8 +3,7 @@
  *   `$GPRMC,<id>,<hhmmss.sss>,<A|V>,<ddmm.mmmm>,<N|S>,<dddmm.mmmm>,<E|W>,<knots>,<course>,<ddmmyy>,...`
  * A plain RMC without the id identifies nothing and yields nothing. The devices expect no answer.
  */
-import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
+import { delimitedFramer, nmeaFix } from './text.ts';
 import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -14,16 +13,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = SENTENCE.exec(frame.toString('latin1'));
   if (!m) return {};
   const [, id, hh, mi, ss, ms, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m;
-  const rec = {
-    time: utc(+yy, +mo, +dd, +hh, +mi, +ss, +ms),
-    valid: valid === 'A',
-    lat: nmeaCoordinate(lat, ns),
-    lng: nmeaCoordinate(lng, ew),
-    speed: knotsToKmh(Number(knots)),
-    course: Number(course) % 360,
-    attributes: {},
-  };
-  return { deviceId: id, records: [rec] };
+  return { deviceId: id, records: [nmeaFix({ dd, mo, yy, hh, mi, ss, ms, valid, lat, ns, lng, ew, knots, course })] };
 }
 
 export const protocol: Protocol = {

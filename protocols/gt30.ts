@@ -5,8 +5,7 @@
  * Alarm bytes 0x01-0x03 SOS, 0x10 low battery, 0x11 overspeed, 0x12 geofence. No answer is expected.
  */
 import { Alarm, Attr } from './attributes.ts';
-import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
+import { delimitedFramer, nmeaFix } from './text.ts';
 import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -18,17 +17,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = MESSAGE.exec(frame.toString('latin1').trim());
   if (!m) return {};
   const [, id, alarm, hh, mi, ss, ms, valid, lat, ns, lng, ew, knots, course, dd, mo, yy, hdop, altitude] = m;
-  const rec = {
-    time: utc(+yy, +mo, +dd, +hh, +mi, +ss, +ms),
-    valid: valid === 'A',
-    lat: nmeaCoordinate(lat, ns),
-    lng: nmeaCoordinate(lng, ew),
-    speed: knotsToKmh(Number(knots ?? 0)),
-    course: Number(course ?? 0) % 360,
-    hdop: Number(hdop),
-    altitude: Number(altitude),
-    attributes: {} as Record<string, string>,
-  };
+  const rec = { ...nmeaFix({ dd, mo, yy, hh, mi, ss, ms, valid, lat, ns, lng, ew, knots, course }), hdop: Number(hdop), altitude: Number(altitude) };
   const code = alarm !== undefined ? ALARMS[alarm.charCodeAt(0)] : undefined;
   if (code) rec.attributes[Attr.alarm] = code;
   return { deviceId: id.trim(), records: [rec] };

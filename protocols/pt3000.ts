@@ -2,28 +2,10 @@
  * PT3000 text protocol: `%<imei>,$GPRMC,<hhmmss[.sss]>,<A|V>,<ddmm.mmmm>,<N|S>,<dddmm.mmmm>,<E|W>,[<knots>],[<course>],
  * <ddmmyy>,...`, messages ending with the letter `d` (after a checksum-like field). The devices expect no answer.
  */
-import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
-import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
+import { delimitedFramer, rmcAfterId } from './text.ts';
+import type { Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
-const REPORT = /%(\d+),\$GPRMC,(\d\d)(\d\d)(\d\d)(?:\.\d*)?,([AV]),(\d{4}\.\d+),([NS]),(\d{5}\.\d+),([EW]),(\d+\.?\d*)?,(\d+\.?\d*)?,(\d\d)(\d\d)(\d\d)/;
-
-function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
-  const m = REPORT.exec(frame.toString('latin1'));
-  if (!m) throw new DecodeError('pt3000: not a report');
-  const [, imei, hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m;
-  const rec = {
-    time: utc(+yy, +mo, +dd, +hh, +mi, +ss),
-    valid: valid === 'A',
-    lat: nmeaCoordinate(lat, ns),
-    lng: nmeaCoordinate(lng, ew),
-    speed: knotsToKmh(Number(knots ?? 0)),
-    course: Number(course ?? 0) % 360,
-    attributes: {},
-  };
-  return { deviceId: imei, records: [rec] };
-}
 
 export const protocol: Protocol = {
   name: 'pt3000',
@@ -31,6 +13,6 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   createFramer: () => delimitedFramer('pt3000', [0x64], MAX_FRAME),
-  decode,
+  decode: rmcAfterId('pt3000', '%(\\d+),'),
   commands: [],
 };
