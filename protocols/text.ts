@@ -157,7 +157,19 @@ export function rmcAfterId(name: string, prefix: string): (frame: Buffer) => Dec
   return (frame) => {
     const m = sentence.exec(frame.toString('latin1'));
     if (!m) throw new DecodeError(`${name}: not a report`);
-    const [, id, hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m;
-    return { deviceId: id, records: [nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course })] };
+    return { deviceId: m[1], records: [rmcGroups(m, 2)] };
   };
+}
+
+const RMC_ALONE = new RegExp(`^${RMC}`);
+
+/** The fix of a `$GPRMC,...` sentence at the start of `text`, or undefined. */
+export function parseRmc(text: string): DeviceRecord | undefined {
+  const m = RMC_ALONE.exec(text);
+  return m ? rmcGroups(m, 1) : undefined;
+}
+
+function rmcGroups(m: RegExpExecArray, at: number): DeviceRecord {
+  const [hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m.slice(at);
+  return nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course });
 }
