@@ -108,6 +108,7 @@ export { protocol as r16h } from './r16h.ts';
 export { protocol as radshid } from './radshid.ts';
 export { protocol as recoda } from './recoda.ts';
 export { protocol as retranslator } from './retranslator.ts';
+export { protocol as rftrack } from './rftrack.ts';
 export { protocol as riti } from './riti.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as s168 } from './s168.ts';
