@@ -117,6 +117,7 @@ export { protocol as s168 } from './s168.ts';
 export { protocol as sigfox } from './sigfox.ts';
 export { protocol as siwi } from './siwi.ts';
 export { protocol as smartcar } from './smartcar.ts';
+export { protocol as smokey } from './smokey.ts';
 export { protocol as solarpowered } from './solarpowered.ts';
 export { protocol as starcom } from './starcom.ts';
 export { protocol as starlink } from './starlink.ts';
