@@ -101,6 +101,7 @@ export { protocol as piligrim } from './piligrim.ts';
 export { protocol as polte } from './polte.ts';
 export { protocol as portman } from './portman.ts';
 export { protocol as pretrace } from './pretrace.ts';
+export { protocol as progress } from './progress.ts';
 export { protocol as pst } from './pst.ts';
 export { protocol as pt3000 } from './pt3000.ts';
 export { protocol as pt502 } from './pt502.ts';
