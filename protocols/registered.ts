@@ -44,6 +44,7 @@ export { protocol as envotech } from './envotech.ts';
 export { protocol as extremtrac } from './extremtrac.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as flespi } from './flespi.ts';
+export { protocol as flexiblereport } from './flexiblereport.ts';
 export { protocol as fox } from './fox.ts';
 export { protocol as freematics } from './freematics.ts';
 export { protocol as galileo } from './galileo.ts';
