@@ -91,6 +91,7 @@ export { protocol as mobilogix } from './mobilogix.ts';
 export { protocol as motor } from './motor.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as naviset } from './naviset.ts';
+export { protocol as ndtpv6 } from './ndtpv6.ts';
 export { protocol as net } from './net.ts';
 export { protocol as niot } from './niot.ts';
 export { protocol as nto } from './nto.ts';
