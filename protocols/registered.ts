@@ -4,6 +4,7 @@
  * table in docs/protocols.md and the protocol tests all derive from this list (see ./index.ts).
  */
 export { protocol as adm } from './adm.ts';
+export { protocol as ais } from './ais.ts';
 export { protocol as alematics } from './alematics.ts';
 export { protocol as aplicom } from './aplicom/index.ts';
 export { protocol as appello } from './appello.ts';
