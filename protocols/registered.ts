@@ -112,6 +112,7 @@ export { protocol as pt502 } from './pt502.ts';
 export { protocol as pt60 } from './pt60.ts';
 export { protocol as r16h } from './r16h.ts';
 export { protocol as racedynamics } from './racedynamics.ts';
+export { protocol as radar } from './radar.ts';
 export { protocol as radshid } from './radshid.ts';
 export { protocol as recoda } from './recoda.ts';
 export { protocol as retranslator } from './retranslator.ts';
