@@ -2,8 +2,8 @@
  * Helpers shared by the line-based text protocols: a delimiter framer, NMEA coordinates and
  * the dates and times these protocols spell in a dozen ways.
  */
-import { nmeaDegrees } from './binary.ts';
-import { DecodeError, FrameError, type Framer } from './types.ts';
+import { knotsToKmh, nmeaDegrees } from './binary.ts';
+import { DecodeError, FrameError, type DecodeResult, type DeviceRecord, type Framer } from './types.ts';
 
 /**
  * Frames end at any of `delimiters` (bytes); the delimiter is kept in the frame when `keep` says so.
@@ -113,4 +113,63 @@ export function zoneOffsetMinutes(value: unknown): number {
   const m = /^(?:GMT|UTC)?\s*([+-])?(\d{1,2})(?::?(\d\d))?$/i.exec(String(value ?? '').trim());
   if (!m || Number(m[2]) > 14 || Number(m[3] ?? 0) > 59) throw new Error(`unsupported time zone ${String(value)}`);
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+/** The text fields of an NMEA-style fix (RMC and its many copies), as matched. */
+export interface NmeaFields {
+  dd: string;
+  mo: string;
+  yy: string;
+  hh: string;
+  mi: string;
+  ss: string;
+  ms?: string;
+  valid: string;
+  lat: string;
+  ns: string;
+  lng: string;
+  ew: string;
+  knots?: string;
+  course?: string;
+}
+
+/** A fix from NMEA-style fields: `A` valid, ddmm.mmmm coordinates, speed in knots, course in degrees. */
+export function nmeaFix(f: NmeaFields): DeviceRecord {
+  return {
+    time: utc(+f.yy, +f.mo, +f.dd, +f.hh, +f.mi, +f.ss, f.ms ? Math.round(Number(`0.${f.ms}`) * 1000) : 0),
+    valid: f.valid === 'A',
+    lat: nmeaCoordinate(f.lat, f.ns),
+    lng: nmeaCoordinate(f.lng, f.ew),
+    speed: knotsToKmh(Number(f.knots || 0)),
+    course: Number(f.course || 0) % 360,
+    attributes: {},
+  };
+}
+
+const RMC = String.raw`\$GPRMC,(\d\d)(\d\d)(\d\d)(?:\.\d*)?,([AV]),(\d{4}\.\d+),([NS]),(\d{5}\.\d+),([EW]),(\d+\.?\d*)?,(\d+\.?\d*)?,(\d\d)(\d\d)(\d\d)`;
+
+/**
+ * A decoder for protocols that send a plain RMC sentence after the device id: `prefix` is the source of a
+ * regular expression with one group, the id (`>(\d+)<` for `>123<$GPRMC,...`). Fractions of a second are dropped.
+ */
+export function rmcAfterId(name: string, prefix: string): (frame: Buffer) => DecodeResult {
+  const sentence = new RegExp(`${prefix}${RMC}`);
+  return (frame) => {
+    const m = sentence.exec(frame.toString('latin1'));
+    if (!m) throw new DecodeError(`${name}: not a report`);
+    return { deviceId: m[1], records: [rmcGroups(m, 2)] };
+  };
+}
+
+const RMC_ALONE = new RegExp(`^${RMC}`);
+
+/** The fix of a `$GPRMC,...` sentence at the start of `text`, or undefined. */
+export function parseRmc(text: string): DeviceRecord | undefined {
+  const m = RMC_ALONE.exec(text);
+  return m ? rmcGroups(m, 1) : undefined;
+}
+
+function rmcGroups(m: RegExpExecArray, at: number): DeviceRecord {
+  const [hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m.slice(at);
+  return nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course });
 }
