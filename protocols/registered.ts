@@ -95,3 +95,4 @@ export { protocol as wondex } from './wondex.ts';
 export { protocol as xexun } from './xexun.ts';
 export { protocol as xexun2 } from './xexun2.ts';
 export { protocol as xirgo } from './xirgo.ts';
+export { protocol as xrb28 } from './xrb28.ts';
