@@ -83,6 +83,7 @@ export { protocol as totem } from './totem.ts';
 export { protocol as tr20 } from './tr20.ts';
 export { protocol as tramigo } from './tramigo.ts';
 export { protocol as trv } from './trv.ts';
+export { protocol as tytan } from './tytan.ts';
 export { protocol as tzone } from './tzone.ts';
 export { protocol as ulbotech } from './ulbotech.ts';
 export { protocol as upro } from './upro.ts';
