@@ -65,6 +65,7 @@ export { protocol as pt60 } from './pt60.ts';
 export { protocol as retranslator } from './retranslator.ts';
 export { protocol as rst } from './rst.ts';
 export { protocol as ruptela } from './ruptela.ts';
+export { protocol as sanav } from './sanav.ts';
 export { protocol as starlink } from './starlink.ts';
 export { protocol as startek } from './startek.ts';
 export { protocol as suntech } from './suntech.ts';
