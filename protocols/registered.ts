@@ -60,6 +60,7 @@ export { protocol as noran } from './noran.ts';
 export { protocol as oigo } from './oigo.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as piligrim } from './piligrim.ts';
+export { protocol as plugin } from './plugin.ts';
 export { protocol as pt502 } from './pt502.ts';
 export { protocol as pt60 } from './pt60.ts';
 export { protocol as retranslator } from './retranslator.ts';
