@@ -15,6 +15,7 @@ export { protocol as calamp } from './calamp.ts';
 export { protocol as castel } from './castel.ts';
 export { protocol as cellocator } from './cellocator.ts';
 export { protocol as cguard } from './cguard.ts';
+export { protocol as cradlepoint } from './cradlepoint.ts';
 export { protocol as dmt } from './dmt.ts';
 export { protocol as dualcam } from './dualcam.ts';
 export { protocol as easytrack } from './easytrack.ts';
