@@ -21,6 +21,7 @@ export { protocol as dualcam } from './dualcam.ts';
 export { protocol as easytrack } from './easytrack.ts';
 export { protocol as eelink } from './eelink.ts';
 export { protocol as egts } from './egts.ts';
+export { protocol as eseal } from './eseal.ts';
 export { protocol as esky } from './esky.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as flexapi } from './flexapi.ts';
