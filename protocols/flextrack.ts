@@ -7,7 +7,7 @@
  * The node id names the device in both.
  */
 import { Attr } from './attributes.ts';
-import { delimitedFramer, latin1, utc } from './text.ts';
+import { degMin, delimitedFramer, latin1, utc } from './text.ts';
 import { type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -16,7 +16,6 @@ const UNITSTAT =
   /^(-?\d+),UNITSTAT,(\d{4})(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(\d+),([NS])(\d+)\.(\d+\.\d+),([EW])(\d+)\.(\d+\.\d+),(\d+),(\d+),(\d+),(\d+),(-?\d+),([0-9A-Fa-f]+),(\d{3})(\d\d),(-?\d+),(\d+),([0-9A-Fa-f]+),\d+,([0-9A-Fa-f]+),(\d+)/;
 
 const ack = (index: string) => latin1(`${index},ACK\r`);
-const coordinate = (hem: string, deg: string, min: string) => (hem === 'S' || hem === 'W' ? -1 : 1) * (Number(deg) + Number(min) / 60);
 
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const s = frame.toString('latin1').trim();
@@ -24,8 +23,8 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   if (logon) return { deviceId: logon[2], reply: ack(logon[1]) };
   const m = UNITSTAT.exec(s);
   if (!m) return {};
-  const lat = coordinate(m[9], m[10], m[11]);
-  const lng = coordinate(m[12], m[13], m[14]);
+  const lat = degMin(m[10], m[11], '', m[9]);
+  const lng = degMin(m[13], m[14], '', m[12]);
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: m[8], reply: ack(m[1]) };
   const rssi = Number(m[19]);
   return {

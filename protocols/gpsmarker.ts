@@ -6,19 +6,17 @@
  * (`G` instead of a hemisphere: cell data) carry no fix. The devices expect no answer.
  */
 import { Attr, indexed } from './attributes.ts';
-import { bracketedFramer, utc } from './text.ts';
+import { bracketedFramer, degMin, utc } from './text.ts';
 import { type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
 const REPORT = /^\$GM\d(?:[0-9A-Fa-f]{2})?(\d{15})T(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)?([NS])(\d\d)(\d\d)(\d{4})([EW])(\d{3})(\d\d)(\d{4})(\d{3})(\d{3})([0-9A-Fa-f])(\d\d)(\d)(\d)(\d{3})/;
 
-const coordinate = (hem: string, deg: string, min: string, frac: string) => (hem === 'S' || hem === 'W' ? -1 : 1) * (Number(deg) + Number(`${min}.${frac}`) / 60);
-
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1'));
   if (!m) return {};
-  const lat = coordinate(m[8], m[9], m[10], m[11]);
-  const lng = coordinate(m[12], m[13], m[14], m[15]);
+  const lat = degMin(m[9], m[10], m[11], m[8]);
+  const lng = degMin(m[13], m[14], m[15], m[12]);
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: m[1] };
   return {
     deviceId: m[1],

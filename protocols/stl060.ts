@@ -7,7 +7,7 @@
  */
 import { Attr, indexed } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, utc } from './text.ts';
+import { degMin, delimitedFramer, utc } from './text.ts';
 import { type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -16,13 +16,11 @@ const REPORT = new RegExp(
     '(?:(\\d+),(\\d+),(\\d+),(\\d+),(\\d+),|([01]),([01]),0,0,(\\d+),([^,]+),(\\d+),(\\d+),(\\d+),([01]),([01]),([01]),)([AV])',
 );
 
-const coordinate = (deg: string, min: string, frac: string, hem: string) => (hem === 'S' || hem === 'W' ? -1 : 1) * (Number(deg) + Number(`${min}.${frac}`) / 60);
-
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1'));
   if (!m) return {};
-  const lat = coordinate(m[8], m[9], m[10], m[11]);
-  const lng = coordinate(m[12], m[13], m[14], m[15]);
+  const lat = degMin(m[8], m[9], m[10], m[11]);
+  const lng = degMin(m[12], m[13], m[14], m[15]);
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: m[1] };
   const a: DeviceRecord['attributes'] = {};
   if (m[18] !== undefined) {

@@ -96,3 +96,12 @@ export function wifiAttribute(points: Array<{ mac: string; rssi?: number }>): st
 
 /** `aabbccddeeff` -> `aa:bb:cc:dd:ee:ff`. */
 export const macColons = (hex: string): string => hex.replace(/(..)(?!$)/g, '$1:');
+
+/**
+ * Degrees and minutes as separate fields, the minutes' fraction digits apart where the dot is
+ * missing (`17248488N` = 17°24.8488'), signed by the hemisphere letter.
+ */
+export function degMin(deg: string, min: string, frac: string, hemisphere: string): number {
+  const value = Number(deg) + Number(frac ? `${min}.${frac}` : min) / 60;
+  return hemisphere === 'S' || hemisphere === 'W' ? -value : value;
+}

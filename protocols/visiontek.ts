@@ -8,7 +8,7 @@
  * The devices expect no answer.
  */
 import { Attr, indexed } from './attributes.ts';
-import { delimitedFramer, utc } from './text.ts';
+import { degMin, delimitedFramer, utc } from './text.ts';
 import { type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -22,11 +22,6 @@ const REPORT = new RegExp(
   ].join(''),
 );
 
-/** `dd` + `mm` + the minutes' fraction digits, as degrees. */
-const degMinMin = (d: string, m: string, frac: string, hem: string) => {
-  const v = Number(d) + Number(`${m}.${frac}`) / 60;
-  return hem === 'S' || hem === 'W' ? -v : v;
-};
 const signed = (v: string, hem: string) => (hem === 'S' || hem === 'W' ? -Number(v) : Number(v));
 const flags = (s: string) => s.split(',').map((v) => v === '1');
 
@@ -34,8 +29,8 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1'));
   if (!m) return {};
   const deviceId = m[2] && m[2].length >= 10 ? m[2] : m[1];
-  const lat = m[9] ? degMinMin(m[9], m[10], m[11], m[12]) : signed(m[17], m[18]);
-  const lng = m[9] ? degMinMin(m[13], m[14], m[15], m[16]) : signed(m[19], m[20]);
+  const lat = m[9] ? degMin(m[9], m[10], m[11], m[12]) : signed(m[17], m[18]);
+  const lng = m[9] ? degMin(m[13], m[14], m[15], m[16]) : signed(m[19], m[20]);
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId };
   const rec: DeviceRecord = {
     time: utc(Number(m[5]), Number(m[4]), Number(m[3]), Number(m[6]), Number(m[7]), Number(m[8])),
