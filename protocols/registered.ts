@@ -117,6 +117,7 @@ export { protocol as v680 } from './v680.ts';
 export { protocol as valtrack } from './valtrack.ts';
 export { protocol as visiontek } from './visiontek.ts';
 export { protocol as vt200 } from './vt200.ts';
+export { protocol as vtfms } from './vtfms.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
 export { protocol as wondex } from './wondex.ts';
