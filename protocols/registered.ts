@@ -10,6 +10,7 @@ export { protocol as arknav } from './arknav.ts';
 export { protocol as arnavi } from './arnavi.ts';
 export { protocol as at2000 } from './at2000.ts';
 export { protocol as atrack } from './atrack/index.ts';
+export { protocol as avl301 } from './avl301.ts';
 export { protocol as bce } from './bce/index.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
