@@ -39,7 +39,7 @@ function position(r: Reader): DeviceRecord {
     course: (union & 0x03ff) % 360,
     satellites,
     cells: lac || cid ? [{ mcc: 0, mnc: 0, lac, cid }] : undefined,
-    attributes: { satellitesVisible: visible, [Attr.ignition]: (flags & 0x02) !== 0, [Attr.power]: r.u8(), [Attr.rssi]: r.u8() },
+    attributes: { satellitesVisible: visible, [Attr.ignition]: (flags & 0x02) !== 0, powerLevel: r.u8(), [Attr.rssi]: r.u8() },
   };
 }
 

@@ -21,7 +21,7 @@ describe('avl301 decoding', () => {
     const [p] = decode('24242c0f041710001d0e060146944904ff4ac40000148f0651044b001a081001be06590daa00000108a30d0a').records!;
     expect(new Date(p.time!).toISOString()).toBe('2015-04-23T16:00:29.000Z');
     expect(p.lat).toBeCloseTo(35.671162, 6);
-    expect(p).toMatchObject({ valid: false, course: 20, satellites: 14, attributes: { ignition: false, power: 26, rssi: 8 } });
+    expect(p).toMatchObject({ valid: false, course: 20, satellites: 14, attributes: { ignition: false, powerLevel: 26, rssi: 8 } });
   });
   it('frames by the length byte', () => {
     const f = protocol.createFramer!().next(Buffer.from('00244c0f086058500087335500010d0a24', 'hex'));
