@@ -93,6 +93,7 @@ export { protocol as retranslator } from './retranslator.ts';
 export { protocol as robotrack } from './robotrack.ts';
 export { protocol as rst } from './rst.ts';
 export { protocol as ruptela } from './ruptela.ts';
+export { protocol as sabertek } from './sabertek.ts';
 export { protocol as sanav } from './sanav.ts';
 export { protocol as smartsole } from './smartsole.ts';
 export { protocol as spot } from './spot.ts';
