@@ -107,6 +107,7 @@ export { protocol as swiftech } from './swiftech.ts';
 export { protocol as t55 } from './t55.ts';
 export { protocol as t800x } from './t800x.ts';
 export { protocol as taip } from './taip.ts';
+export { protocol as techtocruz } from './techtocruz.ts';
 export { protocol as telic } from './telic.ts';
 export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as teratrack } from './teratrack.ts';
