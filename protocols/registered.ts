@@ -77,7 +77,7 @@ export { protocol as moovbox } from './moovbox.ts';
 export { protocol as mtx } from './mtx.ts';
 export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
-export { neos } from './tr900.ts';
+export { protocol as neos } from './neos.ts';
 export { protocol as noran } from './noran.ts';
 export { protocol as oigo } from './oigo.ts';
 export { protocol as opengts } from './opengts.ts';

@@ -6,7 +6,7 @@
 import { Attr, indexed } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
 import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
-import { type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
+import { type AttrValue, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
 const REPORT = /^@@(\d+),[^,]*,[^,]*,(\d\d)(\d\d)(\d\d),(\d{4}\.\d+),([NS]),(\d{4,5}\.\d+),([EW]),(\d+\.\d+),(\d\d)(\d\d)(\d\d),([AV]),(\d{4}),([01]),\d+,(\d+),(\d+),/;
@@ -18,7 +18,8 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   if (Math.abs(lat) > 90) return { deviceId: m[1] };
   // the status digits are bits (ignition, -, out 1, out 2) where they are all 0/1; other firmware sends a code
   const bits = /^[01]{4}$/.test(m[14]) ? parseInt(m[14], 2) : undefined;
-  const status = bits === undefined ? { [Attr.status]: m[14] } : { [Attr.ignition]: (bits & 8) !== 0, [indexed.out(1)]: (bits & 2) !== 0, [indexed.out(2)]: (bits & 1) !== 0 };
+  const status: Record<string, AttrValue> =
+    bits === undefined ? { [Attr.status]: m[14] } : { [Attr.ignition]: (bits & 8) !== 0, [indexed.out(1)]: (bits & 2) !== 0, [indexed.out(2)]: (bits & 1) !== 0 };
   return {
     deviceId: m[1],
     records: [

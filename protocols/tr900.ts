@@ -2,8 +2,7 @@
  * TR-900 (and compatible) text reports ending with `!`:
  *   ><id>,<period>,<fix 0|1>,<yyMMdd>,<HHmmss>,<E|W><dddmm.mmmm>,<N|S><ddmm.mmmm>,<command>,<speed kn>,
  *   <course>,<gsm>,<event>,<adc>-<battery>,<impulses>,<inputs>,<status>*<checksum>!
- * The devices expect no answer. NEOS units send the same reports over UDP: `neos` is this decoder on its
- * own port.
+ * The devices expect no answer. NEOS units send the same reports over UDP (`protocols/neos.ts`).
  */
 import { Attr, indexed } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
@@ -41,16 +40,6 @@ export const protocol: Protocol = {
   transports: ['tcp', 'udp'],
   maxFrameSize: MAX_FRAME,
   createFramer: () => delimitedFramer('tr900', [0x21], MAX_FRAME, true),
-  decode,
-  commands: [],
-};
-
-/** NEOS trackers: the TR-900 report format, over UDP on a port of their own. */
-export const neos: Protocol = {
-  name: 'neos',
-  defaultPort: 5183,
-  transports: ['udp'],
-  maxFrameSize: MAX_FRAME,
   decode,
   commands: [],
 };

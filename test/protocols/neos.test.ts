@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { neos } from '../../protocols/tr900.ts';
+import { protocol as neos } from '../../protocols/neos.ts';
 import type { DecodeContext } from '../../protocols/types.ts';
 
 const ctx = (): DecodeContext => ({ now: Date.UTC(2026, 0, 1), transport: 'udp', config: {}, session: {} });
