@@ -79,6 +79,7 @@ export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as neos } from './neos.ts';
 export { protocol as noran } from './noran.ts';
+export { protocol as obddongle } from './obddongle.ts';
 export { protocol as oigo } from './oigo.ts';
 export { protocol as opengts } from './opengts.ts';
 export { protocol as osmand } from './osmand.ts';
