@@ -87,6 +87,7 @@ export { protocol as outsafe } from './outsafe.ts';
 export { protocol as pathaway } from './pathaway.ts';
 export { protocol as piligrim } from './piligrim.ts';
 export { protocol as plugin } from './plugin.ts';
+export { protocol as pt215 } from './pt215.ts';
 export { protocol as pt502 } from './pt502.ts';
 export { protocol as pt60 } from './pt60.ts';
 export { protocol as raveon } from './raveon.ts';
