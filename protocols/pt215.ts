@@ -9,7 +9,7 @@
 import { Attr } from './attributes.ts';
 import { Reader } from './binary.ts';
 import { delimitedFramer, utc } from './text.ts';
-import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
+import { DecodeError, type AttrValue, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 256;
 const MSG_LOGIN = 0x01;
@@ -37,7 +37,7 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   if (!(flags & 0x0400)) lat = -lat;
   if (flags & 0x0800) lng = -lng;
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new DecodeError('pt215: coordinates out of range');
-  const attributes = type === MSG_GPS_OFFLINE ? { [Attr.archive]: true } : {};
+  const attributes: Record<string, AttrValue> = type === MSG_GPS_OFFLINE ? { [Attr.archive]: true } : {};
   return { records: [{ time, valid: (flags & 0x1000) !== 0, lat, lng, course: (flags & 0x3ff) % 360, attributes }], reply: reply(type, stamp) };
 }
 
