@@ -173,3 +173,12 @@ function rmcGroups(m: RegExpExecArray, at: number): DeviceRecord {
   const [hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m.slice(at);
   return nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course });
 }
+
+/**
+ * Degrees and minutes as separate fields, the minutes' fraction digits apart where the dot is
+ * missing (`17248488N` = 17°24.8488'), signed by the hemisphere letter.
+ */
+export function degMin(deg: string, min: string, frac: string, hemisphere: string): number {
+  const value = Number(deg) + Number(frac ? `${min}.${frac}` : min) / 60;
+  return hemisphere === 'S' || hemisphere === 'W' ? -value : value;
+}
