@@ -1,0 +1,65 @@
+/**
+ * Uploads that write many rows (place/upload, zone/upload) in many short transactions and show
+ * them in one (migration 040; docs/places-zones.md#uploads-all-or-nothing). Until `commit`, the
+ * rows have no owner (`user_id` NULL) and carry the upload's id: every read names an owner, so no
+ * call sees them, no count includes them, no search finds them, and the geofence readers skip them.
+ */
+import type { DB } from './db.ts';
+
+export type UploadKind = 'place' | 'zone';
+
+export class UploadStore {
+  private beginStmt;
+  private commitPlacesStmt;
+  private commitZonesStmt;
+  private endStmt;
+  private discardPlacesStmt;
+  private discardZonesStmt;
+  private pendingStmt;
+
+  constructor(private db: DB) {
+    this.beginStmt = db.prepare('INSERT INTO uploads (user_id, kind, started) VALUES (?, ?, ?)');
+    this.commitPlacesStmt = db.prepare('UPDATE places SET user_id = ?, upload_id = NULL WHERE upload_id = ? AND user_id IS NULL');
+    this.commitZonesStmt = db.prepare('UPDATE zones SET user_id = ?, upload_id = NULL WHERE upload_id = ? AND user_id IS NULL');
+    this.endStmt = db.prepare('DELETE FROM uploads WHERE id = ?');
+    // `upload_id IS ?` with NULL: ownerless rows of any upload (what a crash left).
+    this.discardPlacesStmt = db.prepare('DELETE FROM places WHERE id IN (SELECT id FROM places WHERE user_id IS NULL AND (? IS NULL OR upload_id = ?) LIMIT ?)');
+    this.discardZonesStmt = db.prepare('DELETE FROM zones WHERE id IN (SELECT id FROM zones WHERE user_id IS NULL AND (? IS NULL OR upload_id = ?) LIMIT ?)');
+    this.pendingStmt = db.prepare<[], number>('SELECT COUNT(*) FROM uploads').pluck();
+  }
+
+  /** A new upload of `userId`'s: its id marks the rows it writes. */
+  begin(userId: number, kind: UploadKind, now: number): number {
+    return Number(this.beginStmt.run(userId, kind, now).lastInsertRowid);
+  }
+
+  /**
+   * Give the upload's rows their owner and end it: call inside the transaction that also does the
+   * upload's other changes (place updates). Answers how many rows it showed.
+   */
+  commit(uploadId: number, userId: number): number {
+    const n = this.commitPlacesStmt.run(userId, uploadId).changes + this.commitZonesStmt.run(userId, uploadId).changes;
+    this.endStmt.run(uploadId);
+    return n;
+  }
+
+  /**
+   * Delete at most `places` places and `zones` zones (their points go with them) of one
+   * upload (`uploadId`) or of every unfinished one (null); ends the upload(s) once nothing is left.
+   * Answers whether rows remain. One transaction a call: callers loop, yielding between calls.
+   */
+  discard(uploadId: number | null, places: number, zones: number): boolean {
+    return this.db.transaction(() => {
+      const n = this.discardPlacesStmt.run(uploadId, uploadId, places).changes + this.discardZonesStmt.run(uploadId, uploadId, zones).changes;
+      if (n > 0) return true;
+      if (uploadId === null) this.db.exec('DELETE FROM uploads');
+      else this.endStmt.run(uploadId);
+      return false;
+    }).immediate();
+  }
+
+  /** Uploads begun and not yet committed or discarded. */
+  pending(): number {
+    return this.pendingStmt.get() as number;
+  }
+}
