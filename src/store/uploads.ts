@@ -16,6 +16,8 @@ export class UploadStore {
   private discardPlacesStmt;
   private discardZonesStmt;
   private pendingStmt;
+  private countPlacesStmt;
+  private bumpGeoStmt;
 
   constructor(private db: DB) {
     this.beginStmt = db.prepare('INSERT INTO uploads (user_id, kind, started) VALUES (?, ?, ?)');
@@ -26,6 +28,8 @@ export class UploadStore {
     this.discardPlacesStmt = db.prepare('DELETE FROM places WHERE id IN (SELECT id FROM places WHERE user_id IS NULL AND (? IS NULL OR upload_id = ?) LIMIT ?)');
     this.discardZonesStmt = db.prepare('DELETE FROM zones WHERE id IN (SELECT id FROM zones WHERE user_id IS NULL AND (? IS NULL OR upload_id = ?) LIMIT ?)');
     this.pendingStmt = db.prepare<[], number>('SELECT COUNT(*) FROM uploads').pluck();
+    this.countPlacesStmt = db.prepare('INSERT INTO place_counts (user_id, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    this.bumpGeoStmt = db.prepare("UPDATE versions SET value = value + 1 WHERE name IN ('geo', 'geo_areas')");
   }
 
   /** A new upload of `userId`'s: its id marks the rows it writes. */
@@ -38,7 +42,11 @@ export class UploadStore {
    * upload's other changes (place updates). Answers how many rows it showed.
    */
   commit(uploadId: number, userId: number): number {
-    const n = this.commitPlacesStmt.run(userId, uploadId).changes + this.commitZonesStmt.run(userId, uploadId).changes;
+    const places = this.commitPlacesStmt.run(userId, uploadId).changes;
+    const n = places + this.commitZonesStmt.run(userId, uploadId).changes;
+    // Once for all rows (their per-row triggers skip rows that get their first owner: migration 040).
+    if (places) this.countPlacesStmt.run(userId, places);
+    if (n) this.bumpGeoStmt.run();
     this.endStmt.run(uploadId);
     return n;
   }

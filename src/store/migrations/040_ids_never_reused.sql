@@ -65,14 +65,52 @@ CREATE TABLE uploads (
 CREATE INDEX places_upload ON places(upload_id) WHERE upload_id IS NOT NULL;
 CREATE INDEX zones_upload ON zones(upload_id) WHERE upload_id IS NOT NULL;
 
--- Ownerless rows are not counted nor indexed for search until they get their owner (the triggers
--- on updates of user_id add them then). Their (NULL << 36) | id rowid would otherwise be a new one.
+-- Ownerless rows are not counted nor indexed for search until they get their owner; their
+-- (NULL << 36) | id rowid would otherwise be a new one. Showing an upload's rows (user_id NULL -> the
+-- owner) indexes them for search row by row; the place counts and the geo versions move once for
+-- all of them (UploadStore.commit): a commit of 5000 rows stays short. Deleting ownerless rows
+-- touches neither (a full-text delete of a NULL rowid costs as much as a real one).
 DROP TRIGGER place_counts_ins;
 CREATE TRIGGER place_counts_ins AFTER INSERT ON places WHEN NEW.user_id IS NOT NULL BEGIN
   INSERT INTO place_counts (user_id, n) VALUES (NEW.user_id, 1) ON CONFLICT DO UPDATE SET n = n + 1;
 END;
+DROP TRIGGER place_counts_del;
+CREATE TRIGGER place_counts_del AFTER DELETE ON places WHEN OLD.user_id IS NOT NULL BEGIN
+  UPDATE place_counts SET n = n - 1 WHERE user_id = OLD.user_id;
+END;
+DROP TRIGGER place_counts_upd;
+CREATE TRIGGER place_counts_upd AFTER UPDATE OF user_id ON places WHEN OLD.user_id IS NOT NEW.user_id AND OLD.user_id IS NOT NULL BEGIN
+  UPDATE place_counts SET n = n - 1 WHERE user_id = OLD.user_id;
+  INSERT INTO place_counts (user_id, n) VALUES (NEW.user_id, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+DROP TRIGGER places_geo_upd;
+CREATE TRIGGER places_geo_upd AFTER UPDATE ON places WHEN OLD.user_id IS NOT NULL BEGIN UPDATE versions SET value = value + 1 WHERE name = 'geo'; END;
+DROP TRIGGER places_areas_upd;
+CREATE TRIGGER places_areas_upd AFTER UPDATE ON places WHEN OLD.user_id IS NOT NULL BEGIN UPDATE versions SET value = value + 1 WHERE name = 'geo_areas'; END;
+DROP TRIGGER zones_geo_upd;
+CREATE TRIGGER zones_geo_upd AFTER UPDATE ON zones WHEN OLD.user_id IS NOT NULL BEGIN UPDATE versions SET value = value + 1 WHERE name = 'geo'; END;
+DROP TRIGGER zones_areas_upd;
+CREATE TRIGGER zones_areas_upd AFTER UPDATE ON zones WHEN OLD.user_id IS NOT NULL BEGIN UPDATE versions SET value = value + 1 WHERE name = 'geo_areas'; END;
+
 DROP TRIGGER places_fts_ins;
 CREATE TRIGGER places_fts_ins AFTER INSERT ON places WHEN NEW.user_id IS NOT NULL BEGIN
+  INSERT INTO places_fts (rowid, label, description, address, external_id) VALUES ((NEW.user_id << 36) | NEW.id,
+    lower(CASE WHEN instr(NEW.label, char(0)) THEN substr(NEW.label, 1, instr(NEW.label, char(0)) - 1) ELSE NEW.label END),
+    lower(CASE WHEN instr(NEW.description, char(0)) THEN substr(NEW.description, 1, instr(NEW.description, char(0)) - 1) ELSE NEW.description END),
+    lower(CASE WHEN instr(NEW.address, char(0)) THEN substr(NEW.address, 1, instr(NEW.address, char(0)) - 1) ELSE NEW.address END),
+    lower(CASE WHEN instr(NEW.external_id, char(0)) THEN substr(NEW.external_id, 1, instr(NEW.external_id, char(0)) - 1) ELSE NEW.external_id END));
+END;
+DROP TRIGGER places_fts_del;
+CREATE TRIGGER places_fts_del AFTER DELETE ON places WHEN OLD.user_id IS NOT NULL BEGIN
+  DELETE FROM places_fts WHERE rowid = (OLD.user_id << 36) | OLD.id;
+END;
+DROP TRIGGER places_fts_upd;
+CREATE TRIGGER places_fts_upd AFTER UPDATE OF user_id, label, description, address, external_id ON places
+WHEN NEW.user_id IS NOT NULL AND (OLD.user_id IS NOT NEW.user_id OR OLD.label IS NOT NEW.label OR OLD.description IS NOT NEW.description
+  OR OLD.address IS NOT NEW.address OR OLD.external_id IS NOT NEW.external_id)
+BEGIN
+  -- Nothing to delete for a row that gets its first owner.
+  DELETE FROM places_fts WHERE OLD.user_id IS NOT NULL AND rowid = (OLD.user_id << 36) | OLD.id;
   INSERT INTO places_fts (rowid, label, description, address, external_id) VALUES ((NEW.user_id << 36) | NEW.id,
     lower(CASE WHEN instr(NEW.label, char(0)) THEN substr(NEW.label, 1, instr(NEW.label, char(0)) - 1) ELSE NEW.label END),
     lower(CASE WHEN instr(NEW.description, char(0)) THEN substr(NEW.description, 1, instr(NEW.description, char(0)) - 1) ELSE NEW.description END),
