@@ -10,7 +10,8 @@
  * of other tables that name the table are left as they are), and checks every foreign key before
  * the migration commits.
  */
-import type { DB } from './db.ts';
+// The handle type from the binding (db.ts imports this module: no cycle).
+import type { DatabaseHandle as DB } from './sqlite.ts';
 
 /** A change of a table's definition besides AUTOINCREMENT (its CREATE TABLE text in, out). */
 export type DefinitionEdit = (createSql: string) => string;
