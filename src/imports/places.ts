@@ -161,10 +161,10 @@ async function storePlaces(deps: ImportDeps, owner: UserRow, plan: Array<{ input
         await yieldToOthers();
       }
     },
-    commit() {
+    commit(uploadId) {
       // Again at the commit: another upload may have stored places meanwhile.
       checkPlaceQuota(deps.store, owner, creating.length);
-      for (const p of plan) if (p.updateId !== undefined) places.change(owner.id, p.updateId, p.input);
+      for (const p of plan) if (p.updateId !== undefined) places.changeInUpload(uploadId, owner.id, p.updateId, p.input);
     },
   });
 }

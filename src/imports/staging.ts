@@ -17,7 +17,7 @@ export interface StagedUpload<T> {
   /** Write the rows (`store.places.stage`, `store.zones.stage`), a batch a transaction, yielding between. */
   write(uploadId: number): Promise<void>;
   /** In the final transaction, before the rows get their owner: checks (quota) and the upload's other changes. */
-  commit(): T;
+  commit(uploadId: number): T;
 }
 
 export async function stagedUpload<T>(store: Store, ownerId: number, kind: UploadKind, now: number, upload: StagedUpload<T>): Promise<T> {
@@ -25,7 +25,7 @@ export async function stagedUpload<T>(store: Store, ownerId: number, kind: Uploa
   try {
     await upload.write(uploadId);
     return store.transaction(() => {
-      const answer = upload.commit();
+      const answer = upload.commit(uploadId);
       store.uploads.commit(uploadId, ownerId);
       return answer;
     });

@@ -18,6 +18,8 @@ export class UploadStore {
   private pendingStmt;
   private countPlacesStmt;
   private bumpGeoStmt;
+  private unindexChangedStmt;
+  private unmarkChangedStmt;
 
   constructor(private db: DB) {
     this.beginStmt = db.prepare('INSERT INTO uploads (user_id, kind, started) VALUES (?, ?, ?)');
@@ -29,6 +31,8 @@ export class UploadStore {
     this.discardZonesStmt = db.prepare('DELETE FROM zones WHERE id IN (SELECT id FROM zones WHERE user_id IS NULL AND (? IS NULL OR upload_id = ?) LIMIT ?)');
     this.pendingStmt = db.prepare<[], number>('SELECT COUNT(*) FROM uploads').pluck();
     this.countPlacesStmt = db.prepare('INSERT INTO place_counts (user_id, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    this.unindexChangedStmt = db.prepare('DELETE FROM places_fts WHERE rowid IN (SELECT (user_id << 36) | id FROM places WHERE upload_id = ? AND user_id IS NOT NULL)');
+    this.unmarkChangedStmt = db.prepare('UPDATE places SET upload_id = NULL WHERE upload_id = ? AND user_id IS NOT NULL');
     this.bumpGeoStmt = db.prepare("UPDATE versions SET value = value + 1 WHERE name IN ('geo', 'geo_areas')");
   }
 
@@ -38,15 +42,19 @@ export class UploadStore {
   }
 
   /**
-   * Give the upload's rows their owner and end it: call inside the transaction that also does the
-   * upload's other changes (place updates). Answers how many rows it showed.
+   * Give the upload's rows their owner and end it: call inside the transaction that also made the
+   * upload's other changes (place updates), after them. Answers how many rows it showed.
    */
   commit(uploadId: number, userId: number): number {
+    // Places the upload changed (PlaceStore.changeInUpload): their search entries go in one
+    // statement and come back, rewritten, when their mark is cleared below.
+    this.unindexChangedStmt.run(uploadId);
     const places = this.commitPlacesStmt.run(userId, uploadId).changes;
     const n = places + this.commitZonesStmt.run(userId, uploadId).changes;
     // Once for all rows (their per-row triggers skip rows that get their first owner: migration 040).
     if (places) this.countPlacesStmt.run(userId, places);
     if (n) this.bumpGeoStmt.run();
+    this.unmarkChangedStmt.run(uploadId);
     this.endStmt.run(uploadId);
     return n;
   }

@@ -77,6 +77,39 @@ describe('an upload before its commit', () => {
     expect(store.places.count(user)).toBe(3);
   });
 
+  it("its updates of existing places are made by its last transaction, search entries rewritten; a failed one changes nothing", () => {
+    const x = store.places.create(user, place('Alpha'));
+    const count = store.places.count(user);
+    const ok = store.uploads.begin(user, 'place', 0);
+    const [fresh] = store.places.stage(ok, [place('Gamma')]);
+    store.transaction(() => {
+      expect(store.places.changeInUpload(ok, user, x, place('Omega'))).toBe(true);
+      store.uploads.commit(ok, user);
+    });
+    expect(list('alpha').count).toBe(0);
+    expect(list('omega')).toMatchObject({ count: 1, rows: [{ id: x, label: 'Omega', upload_id: null }] });
+    expect(list('gamma')).toMatchObject({ count: 1, rows: [{ id: fresh }] });
+    expect(store.places.count(user)).toBe(count + 1);
+    // One search entry a place: nothing left over, nothing missing.
+    expect(sql.prepare('SELECT COUNT(*) FROM places_fts').pluck().get()).toBe(sql.prepare('SELECT COUNT(*) FROM places WHERE user_id IS NOT NULL').pluck().get());
+
+    const failing = store.uploads.begin(user, 'place', 0);
+    store.places.stage(failing, [place('Delta')]);
+    expect(() =>
+      store.transaction(() => {
+        store.places.changeInUpload(failing, user, x, place('Sigma'));
+        store.uploads.commit(failing, user);
+        throw new Error('the quota, checked at the commit');
+      }),
+    ).toThrow('quota');
+    // What the upload staged goes as staging.ts discards a failed upload.
+    while (store.uploads.discard(failing, 500, 50));
+    expect(store.uploads.pending()).toBe(0);
+    expect(list('sigma').count + list('delta').count).toBe(0);
+    expect(list('omega').rows.map((r) => r.id)).toEqual([x]);
+    expect(store.places.count(user)).toBe(count + 1);
+  });
+
   it('a discard (a failed upload, or what a crash left, at start) leaves nothing, and its ids are not handed out again', async () => {
     const count = store.places.count(user);
     const a = store.uploads.begin(user, 'place', 0);

@@ -70,6 +70,9 @@ CREATE INDEX zones_upload ON zones(upload_id) WHERE upload_id IS NOT NULL;
 -- owner) indexes them for search row by row; the place counts and the geo versions move once for
 -- all of them (UploadStore.commit): a commit of 5000 rows stays short. Deleting ownerless rows
 -- touches neither (a full-text delete of a NULL rowid costs as much as a real one).
+-- place/upload's updates of existing places are made in its last transaction too, marked with the
+-- upload's id: their search entries are deleted in one statement and written again when the mark is
+-- cleared (places_fts_refresh), instead of a delete and an insert a row (2-3 times slower).
 DROP TRIGGER place_counts_ins;
 CREATE TRIGGER place_counts_ins AFTER INSERT ON places WHEN NEW.user_id IS NOT NULL BEGIN
   INSERT INTO place_counts (user_id, n) VALUES (NEW.user_id, 1) ON CONFLICT DO UPDATE SET n = n + 1;
@@ -106,11 +109,20 @@ CREATE TRIGGER places_fts_del AFTER DELETE ON places WHEN OLD.user_id IS NOT NUL
 END;
 DROP TRIGGER places_fts_upd;
 CREATE TRIGGER places_fts_upd AFTER UPDATE OF user_id, label, description, address, external_id ON places
-WHEN NEW.user_id IS NOT NULL AND (OLD.user_id IS NOT NEW.user_id OR OLD.label IS NOT NEW.label OR OLD.description IS NOT NEW.description
-  OR OLD.address IS NOT NEW.address OR OLD.external_id IS NOT NEW.external_id)
+WHEN NEW.user_id IS NOT NULL AND NEW.upload_id IS NULL AND (OLD.user_id IS NOT NEW.user_id OR OLD.label IS NOT NEW.label
+  OR OLD.description IS NOT NEW.description OR OLD.address IS NOT NEW.address OR OLD.external_id IS NOT NEW.external_id)
 BEGIN
   -- Nothing to delete for a row that gets its first owner.
   DELETE FROM places_fts WHERE OLD.user_id IS NOT NULL AND rowid = (OLD.user_id << 36) | OLD.id;
+  INSERT INTO places_fts (rowid, label, description, address, external_id) VALUES ((NEW.user_id << 36) | NEW.id,
+    lower(CASE WHEN instr(NEW.label, char(0)) THEN substr(NEW.label, 1, instr(NEW.label, char(0)) - 1) ELSE NEW.label END),
+    lower(CASE WHEN instr(NEW.description, char(0)) THEN substr(NEW.description, 1, instr(NEW.description, char(0)) - 1) ELSE NEW.description END),
+    lower(CASE WHEN instr(NEW.address, char(0)) THEN substr(NEW.address, 1, instr(NEW.address, char(0)) - 1) ELSE NEW.address END),
+    lower(CASE WHEN instr(NEW.external_id, char(0)) THEN substr(NEW.external_id, 1, instr(NEW.external_id, char(0)) - 1) ELSE NEW.external_id END));
+END;
+CREATE TRIGGER places_fts_refresh AFTER UPDATE OF upload_id ON places
+WHEN OLD.upload_id IS NOT NULL AND NEW.upload_id IS NULL AND OLD.user_id IS NOT NULL AND NEW.user_id IS NOT NULL
+BEGIN
   INSERT INTO places_fts (rowid, label, description, address, external_id) VALUES ((NEW.user_id << 36) | NEW.id,
     lower(CASE WHEN instr(NEW.label, char(0)) THEN substr(NEW.label, 1, instr(NEW.label, char(0)) - 1) ELSE NEW.label END),
     lower(CASE WHEN instr(NEW.description, char(0)) THEN substr(NEW.description, 1, instr(NEW.description, char(0)) - 1) ELSE NEW.description END),
