@@ -11,7 +11,7 @@ import { yieldToOthers } from './pacing.ts';
 
 /** Places (or zones: their points go with them) deleted per transaction when an upload is discarded. */
 export const DISCARD_PLACES = 500;
-export const DISCARD_ZONES = 50;
+export const DISCARD_ZONES = 20;
 
 export interface StagedUpload<T> {
   /** Write the rows (`store.places.stage`, `store.zones.stage`), a batch a transaction, yielding between. */
