@@ -12,7 +12,8 @@ import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
 import type { Ops } from './ops.ts';
 import { userCalls } from './user.ts';
-import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
+import { trackerCalls } from './tracker.ts';
+import { trackerSettingsCalls } from './tracker-settings.ts';
 import { trackerStateCalls } from './tracker-state.ts';
 import { chatCalls } from './chat.ts';
 import { tagCalls } from './tag.ts';
@@ -32,6 +33,8 @@ import { taskFormCalls } from './task-form.ts';
 import { appCalls } from './app.ts';
 import { appFormCalls } from './app-forms.ts';
 import { attachTaskWatch } from './app-watch.ts';
+import { attachLive } from './live.ts';
+import type { LiveHub } from './live-hub.ts';
 import { fileCalls, fileRoutes } from './file.ts';
 import { avatarCalls } from './avatar.ts';
 import { checkinCalls } from './checkin.ts';
@@ -49,8 +52,11 @@ export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSet
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
 
-/** `logStream`: where log lines go (default stdout); tests read the log from it. `ops`: /metrics, /health, /ready (src/api/ops.ts). */
-export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream; ops?: Ops } = {}): Promise<FastifyInstance> {
+/**
+ * `logStream`: where log lines go (default stdout); tests read the log from it. `ops`: /metrics, /health, /ready (src/api/ops.ts).
+ * `live`: the live channel's hub (src/api/live-hub.ts), for the gateway to tell of new data; a new one when absent.
+ */
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream; ops?: Ops; live?: LiveHub } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const calls = opts.calls ?? allCalls;
   const requestLogging = ['debug', 'trace'].includes(config.logLevel);
@@ -111,6 +117,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
 
   opts.ops?.mount(app); // before the calls: its hook counts every one
   attachTaskWatch(app, services); // app/task/watch's streams end when the server closes
+  attachLive(app, services, opts.live); // the WebSocket at <mount>event/subscription (docs/live.md)
   mountCalls(app, calls.filter((c) => !c.upload), services);
   // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.
   await app.register(async (uploads) => {
