@@ -21,6 +21,7 @@ import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { ConnectionWatcher } from './events/connection.ts';
 import { openStore } from './store/index.ts';
+import { discardUnfinishedUploads } from './imports/staging.ts';
 import { BlobStore } from './files/blobs.ts';
 import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
@@ -69,6 +70,8 @@ export interface Running {
 export async function start(config: Readonly<Config>, opts: { logger?: boolean; print?: (s: string) => void } = {}): Promise<Running> {
   const print = opts.print ?? ((s: string) => console.log(s));
   const store = openStore(config.dbFile);
+  // Rows of uploads a crash cut short were never shown: delete them before anyone can call.
+  await discardUnfinishedUploads(store);
   const chat = new ChatDelivery(store.chat);
   // File uploads are unzipped and parsed in their own worker, off the event loop (src/imports).
   const uploads = new UploadPool();
