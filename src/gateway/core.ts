@@ -32,6 +32,8 @@ export interface ProtocolCounters {
   fixes: number;
   /** Of those, records committed whose answer went out to the device. */
   acknowledged: number;
+  /** Frames taken whose answer went out after their records committed (frames without an answer: once committed). */
+  framesAcknowledged: number;
   /** Frames that did not frame or decode (the connection is closed, the datagram or request refused). */
   decodeErrors: number;
 }
@@ -102,7 +104,7 @@ export class GatewayCore {
   /** The counters of a protocol (made on first use: once per listener or session, never per frame). */
   counters(protocol: string): ProtocolCounters {
     let c = this.byProtocol.get(protocol);
-    if (!c) this.byProtocol.set(protocol, (c = { connections: 0, frames: 0, fixes: 0, acknowledged: 0, decodeErrors: 0 }));
+    if (!c) this.byProtocol.set(protocol, (c = { connections: 0, frames: 0, fixes: 0, acknowledged: 0, framesAcknowledged: 0, decodeErrors: 0 }));
     return c;
   }
 }

@@ -39,6 +39,7 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
       h.committed.then(
         () => {
           counters.acknowledged += h.records;
+          counters.framesAcknowledged++;
           res.writeHead(result.status ?? 200).end(result.body ?? '');
         },
         () => {

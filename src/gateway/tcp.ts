@@ -178,6 +178,7 @@ class DeviceConnection implements OutboundChannel, Drainable {
         async () => {
           if (reply && !this.socket.destroyed) await this.write(reply);
           this.session.counters.acknowledged += records;
+          this.session.counters.framesAcknowledged++;
           // Commands may go out now: the device has its answer to the frame that identified it.
           if (identified && !this.closed) identified();
         },

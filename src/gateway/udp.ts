@@ -68,11 +68,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
           // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
           if (!reply) {
             counters.acknowledged += records;
+            counters.framesAcknowledged++;
             identified?.();
             return resolve();
           }
           socket.send(reply, rinfo.port, rinfo.address, () => {
             counters.acknowledged += records;
+            counters.framesAcknowledged++;
             identified?.();
             resolve();
           });

@@ -118,6 +118,7 @@ describe('/metrics', () => {
     const expected: Record<string, Family['type']> = {
       fsm_device_connections: 'gauge',
       fsm_device_frames_received_total: 'counter',
+      fsm_device_frames_acknowledged_total: 'counter',
       fsm_device_fixes_received_total: 'counter',
       fsm_device_fixes_acknowledged_total: 'counter',
       fsm_device_decode_errors_total: 'counter',
@@ -139,15 +140,16 @@ describe('/metrics', () => {
     expect(metrics.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
   });
 
-  it('counts the device traffic exactly, per protocol: frames, fixes received and acknowledged, decode errors, open connections', () => {
+  it('counts the device traffic exactly, per protocol: frames and fixes received and acknowledged, decode errors, open connections', () => {
     const device = (protocol: string) =>
       Object.fromEntries(
-        ['frames_received_total', 'fixes_received_total', 'fixes_acknowledged_total', 'decode_errors_total'].map((m) => [m, valueOf(metrics, `fsm_device_${m}`, `fsm_device_${m}`, { protocol })]),
+        ['frames_received_total', 'frames_acknowledged_total', 'fixes_received_total', 'fixes_acknowledged_total', 'decode_errors_total'].map((m) => [m, valueOf(metrics, `fsm_device_${m}`, `fsm_device_${m}`, { protocol })]),
       );
     // Teltonika: TCP login + 2 packets of 2 records, login + a broken frame; UDP a datagram of 1 record, and garbage.
-    expect(device('teltonika')).toEqual({ frames_received_total: 7, fixes_received_total: 5, fixes_acknowledged_total: 5, decode_errors_total: 2 });
+    // Acknowledged frames: the two logins, the two packets, the datagram (issue 23).
+    expect(device('teltonika')).toEqual({ frames_received_total: 7, frames_acknowledged_total: 5, fixes_received_total: 5, fixes_acknowledged_total: 5, decode_errors_total: 2 });
     // OsmAnd: a request with a fix, a request that does not decode.
-    expect(device('osmand')).toEqual({ frames_received_total: 2, fixes_received_total: 1, fixes_acknowledged_total: 1, decode_errors_total: 1 });
+    expect(device('osmand')).toEqual({ frames_received_total: 2, frames_acknowledged_total: 1, fixes_received_total: 1, fixes_acknowledged_total: 1, decode_errors_total: 1 });
     expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', teltonika)).toBe(1);
     expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', { protocol: 'osmand' })).toBe(0);
     // Only the enabled listeners' protocols have series.
