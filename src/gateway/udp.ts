@@ -86,9 +86,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
   });
   socket.on('close', () => clearInterval(sweep));
   return new Promise((resolve, reject) => {
-    socket.once('error', reject);
+    socket.once('error', (e) => {
+      clearInterval(sweep);
+      socket.close();
+      reject(e);
+    });
     socket.bind(port, host, () => {
-      socket.off('error', reject);
+      socket.removeAllListeners('error');
       socket.on('error', () => undefined);
       resolve(socket);
     });
