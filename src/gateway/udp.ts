@@ -5,7 +5,7 @@
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import type { Protocol } from '../../protocols/types.ts';
-import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts';
+import { DeviceSession, refusalReason, type GatewayCore, type OutboundChannel } from './core.ts';
 
 const SESSION_IDLE_MS = 15 * 60_000;
 const MAX_PEERS = 100_000;
@@ -51,9 +51,10 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
     let h;
     try {
       h = peer.session.handle(protocol.decode!(msg, peer.session.context()));
-    } catch {
+    } catch (e) {
       core.stats.malformed++;
       counters.decodeErrors++;
+      peer.session.refused(refusalReason(e));
       return;
     }
     if (h.refused) {
