@@ -6,20 +6,14 @@
  */
 import dgram from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, imeiPacket, TELTONIKA_DATA, until } from '../helpers/device-socket.ts';
 import { crc16Modbus } from '../../protocols/binary.ts';
 import { RefusalLog, type Refusal } from '../../src/gateway/core.ts';
 import { seedFleet, startChildServer, stopChildServers, type ChildServer } from '../helpers/child-server.ts';
 
-/** A real two-record Codec 8 Extended packet (test/gateway/teltonika.test.ts); the server answers 00000002. */
-const DATA = Buffer.from(
-  '000000000000010e8e020000019769de9f9800015299f718b278040018007708000000000013000b00ef0100f00000150500c80000450100010100b30000020000030000b401017c00000500b5001a00b6000c004238d40043000000440000000200f10000539b00100000efc70001004e000000000000000000000000019769de5d3b00015299f718b27804001800770800002c350001000000000000000000012c3500700124050f4e65766572615f33000000000000000f067cd9f4110c4006020c8f0701340e020c1c24050f4e65766572615f31000000000000000f067cd9f411334606020c380701340e020c2624050f4e65766572615f32000000000000000f067cd9f411464706020c240701360e020c26020000a8b0',
-  'hex',
-);
-const imeiPacket = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei)]);
 
 let dir: string;
 let server: ChildServer;
@@ -48,22 +42,7 @@ function refusals(): Array<Refusal & { suppressed?: number }> {
     });
 }
 
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return cond();
-}
 
-async function connect(port: number) {
-  const socket = net.connect(port, '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  let received = Buffer.alloc(0);
-  let closed = false;
-  socket.on('data', (d) => (received = Buffer.concat([received, d])));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
-  return { socket, name: `127.0.0.1:${socket.localPort}`, received: () => received, closed: () => closed };
-}
 
 const linesOf = (connection: string) => refusals().filter((r) => r.connection === connection);
 
@@ -81,7 +60,7 @@ describe('refused frames in the debug log', () => {
     const c = await connect(server.port);
     c.socket.write(imeiPacket(imei));
     expect(await until(() => c.received().length >= 1)).toBe(true);
-    const broken = Buffer.from(DATA);
+    const broken = Buffer.from(TELTONIKA_DATA);
     broken[8] = 0x99;
     c.socket.write(Buffer.concat([broken, broken]));
     expect(await until(() => c.closed())).toBe(true);
@@ -91,7 +70,7 @@ describe('refused frames in the debug log', () => {
     const ok = await connect(server.port);
     ok.socket.write(imeiPacket(imei));
     expect(await until(() => ok.received().length >= 1)).toBe(true);
-    ok.socket.write(DATA);
+    ok.socket.write(TELTONIKA_DATA);
     expect(await until(() => ok.received().length >= 5)).toBe(true);
     expect(ok.received().toString('hex')).toBe('0100000002');
     ok.socket.destroy();
