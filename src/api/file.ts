@@ -17,6 +17,7 @@ import { createCheckinFile, createFormFile, DEFAULT_MAX_FILE_SIZE, MAX_NAME, rec
 import type { FileRow } from '../store/files.ts';
 import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { authenticate, defineCall, MOUNTS, type Services } from './kernel.ts';
+import { MultipartBody } from './multipart.ts';
 import { id } from './schemas.ts';
 
 /** The multipart part that carries the file's bytes. */
@@ -124,8 +125,6 @@ export const fileCalls = [formFileCreate, checkinFileCreate, read];
 function fail(reply: FastifyReply, e: unknown, request: FastifyRequest): FastifyReply {
   let err: DomainError;
   if (e instanceof DomainError) err = e;
-  else if ((e as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') err = new DomainError(271, {}, 'File too large');
-  else if ((e as { statusCode?: number })?.statusCode && (e as { statusCode: number }).statusCode < 500) err = invalidParams([{ parameter: '(body)', error: `malformed multipart body: ${(e as Error).message}` }]);
   else {
     request.log.error({ err: e }, 'file route failed');
     err = new DomainError(1);
@@ -139,7 +138,8 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
   if (!Number.isSafeInteger(fileId) || fileId < 1) return fail(reply, invalidParams([{ parameter: 'id', error: 'a file id is expected in the path' }]), request);
   if (!request.isMultipart()) return fail(reply, invalidParams([{ parameter: '(body)', error: 'multipart/form-data is expected' }]), request);
   const deps = fileDeps(services);
-  const limit = services.store.files.getAny(fileId)?.max_size ?? 0;
+  // The announced size bounds the part (one byte more shows an oversized file as such).
+  const body = new MultipartBody(request, services.store.files.getAny(fileId)?.max_size ?? 0);
   let token: string | undefined;
   let result: FileRow | undefined;
   // A client that stops sending is cut after FSM_FILE_UPLOAD_IDLE_SECONDS: its upload then fails
@@ -147,8 +147,7 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
   const socket = request.raw.socket;
   socket.setTimeout(services.config.files.uploadIdleSeconds * 1000, () => socket.destroy());
   try {
-    // The announced size bounds the part (one byte more shows an oversized file as such).
-    for await (const part of request.parts({ limits: { fileSize: limit + 1, files: 1, fields: 10, parts: 11 } })) {
+    for await (const part of body.parts()) {
       if (part.type === 'field') {
         if (part.fieldname === 'token' && typeof part.value === 'string') token = part.value;
         continue;
@@ -159,7 +158,9 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
     }
     if (!result) throw new DomainError(233, {}, `No data file: send the file as the multipart part "${FILE_FIELD_NAME}", after the token`);
   } catch (e) {
-    return fail(reply, e, request);
+    // Refused before the whole body came (a wrong token, a malformed body): the rest is never read.
+    if (!body.complete) reply.header('connection', 'close');
+    return fail(reply, body.error(e), request);
   } finally {
     socket.setTimeout(0);
   }
@@ -203,7 +204,8 @@ async function avatar(services: Services, request: FastifyRequest, reply: Fastif
  */
 export function fileRoutes(services: Services) {
   return async (app: FastifyInstance): Promise<void> => {
-    await app.register(multipart, { limits: { fileSize: DEFAULT_MAX_FILE_SIZE + 1, files: 1, fields: 10, parts: 11 } });
+    // The plugin only marks multipart requests; upload() reads the parts (src/api/multipart.ts).
+    await app.register(multipart);
     for (const m of MOUNTS) {
       app.post(`${m}file/upload/:id`, (req, reply) => upload(services, req, reply));
       app.get(`${m}file/download/:id`, (req, reply) => download(services, req, reply, false));
