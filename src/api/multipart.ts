@@ -68,7 +68,11 @@ export class MultipartBody {
     if (code === 'FST_FILES_LIMIT') return malformed('one file part is accepted');
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return malformed(`at most ${MULTIPART_FIELDS} fields and one file part are accepted`);
     if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') return malformed((e as Error).message);
-    if (e && typeof e === 'object' && this.fromBody.has(e)) return malformed(`malformed multipart body: ${(e as Error).message ?? String(e)}`);
+    if (e && typeof e === 'object' && this.fromBody.has(e)) {
+      const message = String((e as Error).message ?? e);
+      // busboy says it as "Unexpected end of multipart data" or "Part terminated early due to ...".
+      return malformed(`malformed multipart body: ${/unexpected end/i.test(message) ? 'it ends before its closing boundary' : message}`);
+    }
     return e;
   }
 

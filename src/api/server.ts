@@ -59,9 +59,9 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     // The router's own refusals (a path segment over 100 characters, a malformed URL) answer our
     // envelope: code 7 naming the path, instead of the framework's JSON.
     frameworkErrors: (error, request, reply) => {
-      const what = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 100 characters' : `malformed URL: ${error.message}`;
-      const e = invalidParams([{ parameter: '(path)', error: what }]);
-      noteAnswerCode(request, 7);
+      const what = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 100 characters' : error.code === 'FST_ERR_BAD_URL' ? 'malformed URL' : undefined;
+      const e = what ? invalidParams([{ parameter: '(path)', error: what }]) : new DomainError(1);
+      noteAnswerCode(request, e.code);
       return (reply as FastifyReply).code(httpStatus(e)).send(errorBody(e));
     },
     // Per-request lines only when debugging: at full load they would cost more than the calls.
