@@ -18,6 +18,8 @@ import type { FileRow } from '../store/files.ts';
 import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { authenticate, defineCall, MOUNTS, type Services } from './kernel.ts';
 import { MultipartBody } from './multipart.ts';
+import { CHECKIN_READ_RIGHT, requireRight } from './rights.ts';
+import type { UserRow } from '../store/users.ts';
 import { id } from './schemas.ts';
 
 /** The multipart part that carries the file's bytes. */
@@ -107,6 +109,17 @@ const checkinFileCreate = defineCall({
   },
 });
 
+/**
+ * A file bound to an entity is readable only by whoever may read that entity (issue 23): a
+ * check-in's files and the files of a check-in form need the right of checkin/read; a task form's
+ * files, avatars and files not yet bound, the owner's session alone (as task/form/read and the
+ * entities' reads).
+ */
+export function checkFileReadable(services: Services, user: UserRow, f: FileRow): void {
+  if (f.checkin_id !== null) return requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in ${f.checkin_id}`);
+  if (f.form_id !== null && services.store.forms.get(f.user_id, f.form_id)?.task_id === null) requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in form ${f.form_id}`);
+}
+
 const read = defineCall({
   path: 'file/read',
   summary: 'One of the user\'s files (File object with bindings and previews).',
@@ -114,6 +127,7 @@ const read = defineCall({
   handler({ services, owner, user, params, request }) {
     const f = services.store.files.get(owner.id, params.file_id);
     if (!f) throw new DomainError(201, {}, `Not found in the database: file ${params.file_id}`);
+    checkFileReadable(services, user, f);
     return { value: fileView(f, { timeZone: user.time_zone, base: baseUrl(services, request), details: true }) };
   },
 });
@@ -172,10 +186,11 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
 async function download(services: Services, request: FastifyRequest, reply: FastifyReply, preview: boolean): Promise<FastifyReply> {
   try {
     const raw = { ...(request.query as Record<string, unknown>) };
-    const { owner } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
+    const { owner, user } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
     const fileId = Number((request.params as { id: string }).id);
     const f = Number.isSafeInteger(fileId) ? services.store.files.get(owner!.id, fileId) : undefined;
     if (!f || f.state !== 'uploaded' || !f.storage_key || (preview && !f.preview)) throw new DomainError(201, {}, `Not found in the database: file ${fileId}`);
+    checkFileReadable(services, user!, f);
     const blobs = new BlobStore(services.config.dataDir);
     return sendBlob(reply, preview ? blobs.previewPath(f.storage_key) : blobs.path(f.storage_key), preview ? 'image/jpeg' : f.mime_type, preview ? undefined : f.name || `file-${f.id}`, f.type === 'image');
   } catch (e) {

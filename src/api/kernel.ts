@@ -26,7 +26,7 @@ import { checkDeclaredLength, MultipartBody } from './multipart.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
-import type { Right } from './rights.ts';
+import { requireRight, type Right } from './rights.ts';
 import { appDevice, type AppDevice } from '../fieldapp/activation.ts';
 
 export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
@@ -313,9 +313,8 @@ export function authenticate(call: CallDef, services: Services, request: Fastify
   const { user, owner } = principal;
   if (access !== 'activation' && principal.dealerBlocked) throw new DomainError(11);
   if (call.right && user.parent_id) {
-    const rights = JSON.parse(user.rights) as string[];
     if (call.right === 'admin') throw new DomainError(13, {}, 'Operation not permitted: available to master users only');
-    if (!rights.includes(call.right)) throw new DomainError(13, {}, `Operation not permitted: the right ${call.right} is required`);
+    requireRight(user, call.right);
   }
   if (call.notInDemo && user.demo) throw new DomainError(101);
   return { session, user, owner };
