@@ -15,6 +15,7 @@ import { formatDateTime } from '../core/time.ts';
 import { BlobStore } from '../files/blobs.ts';
 import { createCheckinFile, createFormFile, DEFAULT_MAX_FILE_SIZE, MAX_NAME, receiveUpload, type CreatedFile, type FileDeps } from '../files/files.ts';
 import type { FileRow } from '../store/files.ts';
+import type { FormRow } from '../store/forms.ts';
 import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { authenticate, defineCall, MOUNTS, type Services } from './kernel.ts';
 import { MultipartBody } from './multipart.ts';
@@ -111,13 +112,23 @@ const checkinFileCreate = defineCall({
 
 /**
  * A file bound to an entity is readable only by whoever may read that entity (issue 23): a
- * check-in's files and the files of a check-in form need the right of checkin/read; a task form's
+ * check-in's files and the files of a check-in's form need the right of checkin/read; a task form's
  * files, avatars and files not yet bound, the owner's session alone (as task/form/read and the
  * entities' reads).
  */
 export function checkFileReadable(services: Services, user: UserRow, f: FileRow): void {
   if (f.checkin_id !== null) return requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in ${f.checkin_id}`);
-  if (f.form_id !== null && services.store.forms.get(f.user_id, f.form_id)?.task_id === null) requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in form ${f.form_id}`);
+  const form = f.form_id === null ? undefined : services.store.forms.get(f.user_id, f.form_id);
+  if (form && isCheckinForm(form)) requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in form ${form.id}`);
+}
+
+/**
+ * Whether a form is a check-in's: a form without a task is submitted only together with its check-in
+ * (app/checkin/create), so a submitted one belongs to a check-in. Before that it is the field app's
+ * work in progress, the account's like a check-in file not yet bound.
+ */
+export function isCheckinForm(form: Pick<FormRow, 'task_id' | 'submitted'>): boolean {
+  return form.task_id === null && form.submitted !== null;
 }
 
 const read = defineCall({

@@ -16,7 +16,7 @@ import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import { areasAt } from '../telemetry/geofence/at-point.ts';
 import { dateTime } from '../tasks/input.ts';
-import { baseUrl, fileView } from './file.ts';
+import { baseUrl, fileView, isCheckinForm } from './file.ts';
 import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTask } from './task.ts';
@@ -81,7 +81,7 @@ const read = defineCall({
 /** A form of the owner (201 otherwise); a check-in's form only with the right that guards check-ins (13; issue 23). */
 function readableForm(services: Services, user: UserRow, ownerId: number, formId: number): FormRow {
   const form = ownForm(services, ownerId, formId);
-  if (form.task_id === null) requireRight(user, CHECKIN_READ_RIGHT, `to read check-in form ${form.id}`);
+  if (isCheckinForm(form)) requireRight(user, CHECKIN_READ_RIGHT, `to read check-in form ${form.id}`);
   return form;
 }
 
