@@ -74,7 +74,7 @@ async function fill(config: Config): Promise<void> {
   const fillStart = performance.now();
   const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: Date.now() }));
   const employees = trackers.slice(0, 40).map((t, i) => {
-    return store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: word(), email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, hardware_key: null, department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
+    return store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: word(), email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, driver_license_issue_date: null, ssn: '', hardware_key: null, department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
   });
   const base = Date.UTC(2030, 0, 1);
   // Check-in forms (the forms code writes them in the server; here straight into the file).

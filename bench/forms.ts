@@ -69,7 +69,7 @@ async function fill(config: Config): Promise<void> {
   const base = Date.UTC(2026, 0, 1);
   store.transaction(() => {
     const trackers = Array.from({ length: 50 }, (_, i) => store.trackers.add({ userId, deviceId: `bench${i}`, protocol: 'teltonika', label: `Van ${i}`, tariffId: 1, now: base }));
-    for (const [i, t] of trackers.entries()) store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: `Driver ${i}`, email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, hardware_key: '', department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
+    for (const [i, t] of trackers.entries()) store.employees.create(userId, { tracker_id: t, first_name: `${word()}${i}`, middle_name: '', last_name: `Driver ${i}`, email: '', phone: '', driver_license_number: '', driver_license_cats: '', driver_license_valid_till: null, driver_license_issue_date: null, ssn: '', hardware_key: '', department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0 });
     const templates = Array.from({ length: 10 }, (_, i) => store.formTemplates.create(userId, { label: `Template ${i}`, description: '', fields, submit_in_zone: false }, base));
     const templateRows = templates.map((id) => store.formTemplates.get(userId, id)!);
     for (let i = 0; i < 2000; i++) store.places.insert(userId, { label: `${word()} place ${i}`, description: '', lat: 47 + rnd() * 8, lng: 6 + rnd() * 9, address: '', radius: 2000, external_id: null });

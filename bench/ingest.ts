@@ -6,13 +6,16 @@
  *     measured in the same run (the physical limit of this machine), and their ratio,
  *   - whether the telemetry pool keeps pace: fixes not yet processed at the end, and the drain time,
  *   - the server's RSS with 10,000 connections held open.
+ *   - with --live N: N live-channel subscribers (state_batch of all trackers, rate_limit 1s, docs/live.md)
+ *     watch during the run; the messages and states they got (at most one per tracker and second).
  * Targets on a 2-core machine: >= 100,000 acknowledged fixes/s (ratio >= 0.25); 10,000 connections in <= 1.5 GiB.
- *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000] [--interval 0]
+ *   node --import tsx bench/ingest.ts [--trackers 200] [--seconds 10] [--per-packet 50] [--connections 10000] [--interval 0] [--live 0]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
 import { loadConfig } from '../src/config.ts';
 import { pack } from '../src/gateway/packing.ts';
 import { runSimulation } from '../src/simulator/index.ts';
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10000' },
     // Seconds between a tracker's records; 0 floods (the most the server acknowledges).
     interval: { type: 'string', default: '0' },
+    live: { type: 'string', default: '0' },
   },
 });
 const trackers = Number(values.trackers);
@@ -37,10 +41,11 @@ const seconds = Number(values.seconds);
 const perPacket = Number(values['per-packet']);
 const connections = Number(values.connections);
 const interval = Number(values.interval);
+const liveClients = Number(values.live);
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `86${String(i + 1).padStart(13, '0')}`);
 
-/** A data directory with `n` registered Teltonika trackers. */
-function prepare(n: number): string {
+/** A data directory with `n` registered Teltonika trackers, and a session of their user. */
+function prepare(n: number): { dir: string; hash: string } {
   const dir = mkdtempSync(join(tmpdir(), 'fsm-ingest-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const store = openStore(loadConfig({ FSM_DATA_DIR: dir }).dbFile);
@@ -48,8 +53,30 @@ function prepare(n: number): string {
   store.transaction(() => {
     for (const d of ids(n)) store.trackers.add({ userId: user, deviceId: d, protocol: 'teltonika', label: d, tariffId: 1, now: Date.now() });
   });
+  const hash = store.sessions.create(user, 'user', Date.now());
   store.close();
-  return dir;
+  return { dir, hash };
+}
+
+/** `n` live-channel clients subscribed to every tracker's state_batch; counts what they get. */
+async function liveSubscribers(n: number, apiPort: number, hash: string) {
+  const got = { messages: 0, states: 0, maxStates: 0 };
+  const sockets = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const ws = new WebSocket(`ws://127.0.0.1:${apiPort}/v2/event/subscription`);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      ws.on('message', (d) => {
+        const m = JSON.parse(d.toString());
+        if (m.event !== 'state_batch') return;
+        got.messages++;
+        got.states += m.data.length;
+        got.maxStates = Math.max(got.maxStates, m.data.length);
+      });
+      ws.send(JSON.stringify({ action: 'subscribe', hash, requests: [{ type: 'state_batch', target: { type: 'all' }, rate_limit: '1s' }] }));
+      return ws;
+    }),
+  );
+  return { got, close: () => sockets.forEach((ws) => ws.terminate()) };
 }
 
 
@@ -77,8 +104,9 @@ function rawInsertRate(rows: number, batch: number): number {
 
 // 1. acknowledged fixes/s end to end
 {
-  const dir = prepare(trackers);
-  const { proc, port } = await startTeltonikaServer(dir, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []);
+  const { dir, hash } = prepare(trackers);
+  const { proc, port, apiPort } = await startTeltonikaServer(dir, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []);
+  const live = liveClients ? await liveSubscribers(liveClients, apiPort, hash) : undefined;
   let acked = 0;
   let t0 = 0;
   let ackedAtStart = 0;
@@ -87,9 +115,12 @@ function rawInsertRate(rows: number, batch: number): number {
   await new Promise((r) => setTimeout(r, warmup * 1000));
   t0 = performance.now();
   ackedAtStart = acked;
+  const liveAtStart = live && { ...live.got };
   const rssBefore = rssMiB(proc.pid!);
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const rate = (acked - ackedAtStart) / ((performance.now() - t0) / 1000);
+  const liveGot = live && { messages: live.got.messages - liveAtStart!.messages, states: live.got.states - liveAtStart!.states, maxStates: live.got.maxStates };
+  live?.close();
   const rss = rssMiB(proc.pid!);
   // Does the telemetry pool keep pace? The fixes stored but not yet processed (newer than each
   // device's processed tail) at the end of the run, and how long they take to drain once it stops.
@@ -109,12 +140,13 @@ function rawInsertRate(rows: number, batch: number): number {
   console.log(`acknowledged end to end: ${Math.round(rate).toLocaleString('en')} fixes/s (${trackers} trackers, ${perPacket} records per packet, ${seconds} s; server RSS ${rssBefore.toFixed(0)}-${rss.toFixed(0)} MiB)`);
   console.log(`raw indexed SQLite insert (same rows, same store code, synchronous=FULL): ${Math.round(raw).toLocaleString('en')} rows/s`);
   console.log(`ratio ${(rate / raw).toFixed(2)} (targets: >= 100,000 fixes/s, ratio >= 0.25)`);
+  if (liveGot) console.log(`live channel: ${liveClients} subscribers got ${liveGot.messages} state_batch messages with ${liveGot.states.toLocaleString('en')} states in ${seconds} s (${(liveGot.messages / liveClients / seconds).toFixed(2)} messages/s each; at most ${liveGot.maxStates} states in one, ${trackers} trackers)`);
   console.log(`telemetry pool: ${behind.toLocaleString('en')} fixes not yet processed at the end of the run (${(behind / rate).toFixed(2)} s of ingest); all ${total.toLocaleString('en')} processed ${drained.toFixed(1)} s after the trackers stopped`);
 }
 
-// 2. RSS with many connections held open
-{
-  const dir = prepare(connections);
+// 2. RSS with many connections held open (--connections 0 skips it)
+if (connections > 0) {
+  const { dir } = prepare(connections);
   const { proc, port } = await startTeltonikaServer(dir, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []);
   const idle = rssMiB(proc.pid!);
   let connected = 0;

@@ -438,9 +438,10 @@ async function runReport(pluginId: number): Promise<Result> {
   r.bytes = body.length;
   const report = JSON.parse(body.toString('utf8'));
   if (!report.success) throw new Error(JSON.stringify(report).slice(0, 500));
-  const sheets = report.report.sheets as Array<{ sections: Array<{ rows?: unknown[] }> }>;
+  // The documented shape (src/reports/documented.ts): a table's rows are in its data groups.
+  const sheets = report.report.sheets as Array<{ sections: Array<{ type: string; data?: Array<{ rows: unknown[] }> }> }>;
   r.sheets = sheets.length;
-  r.rows = sheets.reduce((k, s) => k + s.sections.reduce((m, x) => m + (x.rows?.length ?? 0), 0), 0);
+  r.rows = sheets.reduce((k, s) => k + s.sections.reduce((m, x) => m + (x.type === 'table' ? (x.data ?? []).reduce((g, d) => g + d.rows.length, 0) : 0), 0), 0);
   const x0 = epoch();
   const xc = serverCpu();
   const xlsx = await send('report/tracker/download', { hash, report_id: id, format: 'xlsx' });

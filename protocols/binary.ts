@@ -1,4 +1,4 @@
-import { DecodeError } from './types.ts';
+import { DecodeError, FrameError, type Framer } from './types.ts';
 
 // Unchecked integer reads, for a caller that has checked the bounds (a hot loop over a frame).
 // Buffer's own readUInt16BE & co validate their offset argument through a wrapper on every call,
@@ -51,6 +51,7 @@ export class Reader {
   u32le(): number { return u32le(this.buf, this.need(4)); }
   i32le(): number { return u32le(this.buf, this.need(4)) | 0; }
   u64le(): number { return Number(this.buf.readBigUInt64LE(this.need(8))); }
+  i64le(): number { return Number(this.buf.readBigInt64LE(this.need(8))); }
   f32(): number { return this.buf.readFloatBE(this.need(4)); }
   f32le(): number { return this.buf.readFloatLE(this.need(4)); }
   f64(): number { return this.buf.readDoubleBE(this.need(8)); }
@@ -115,7 +116,16 @@ export function crc16X25(buf: Buffer, start = 0, end = buf.length): number {
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): EGTS headers use CRC-8 + CRC-16 of this family. */
 export function crc16CcittFalse(buf: Buffer, start = 0, end = buf.length): number {
-  let crc = 0xffff;
+  return crc16Ccitt(buf, start, end, 0xffff);
+}
+
+/** CRC-16/XMODEM (poly 0x1021, init 0): Maxtrack and others. */
+export function crc16Xmodem(buf: Buffer, start = 0, end = buf.length): number {
+  return crc16Ccitt(buf, start, end, 0);
+}
+
+function crc16Ccitt(buf: Buffer, start: number, end: number, init: number): number {
+  let crc = init;
   for (let i = start; i < end; i++) {
     crc ^= buf[i] << 8;
     for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
@@ -143,4 +153,23 @@ export const knotsToKmh = (knots: number): number => knots * 1.852;
 export function nmeaDegrees(value: number): number {
   const deg = Math.trunc(value / 100);
   return deg + (value - deg * 100) / 60;
+}
+
+/**
+ * Frames that carry their own length (as Netty's LengthFieldBasedFrameDecoder cuts them): the length
+ * is the unsigned big-endian integer of `size` bytes at `offset`, and the whole frame is
+ * `offset + size + length + adjust` bytes (little-endian where `littleEndian` says so). A frame over
+ * `max` bytes (or under the header) is garbage.
+ */
+export function lengthFieldFramer(name: string, offset: number, size: 1 | 2 | 4, adjust: number, max: number, littleEndian = false): Framer {
+  const header = offset + size;
+  return {
+    next(buffer) {
+      if (buffer.length < header) return null;
+      const length = header + (littleEndian ? buffer.readUIntLE(offset, size) : buffer.readUIntBE(offset, size)) + adjust;
+      if (length < header || length > max) throw new FrameError(`${name}: bad frame length ${length}`);
+      if (buffer.length < length) return null;
+      return { frame: buffer.subarray(0, length), consumed: length };
+    },
+  };
 }

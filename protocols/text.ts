@@ -96,3 +96,21 @@ export function wifiAttribute(points: Array<{ mac: string; rssi?: number }>): st
 
 /** `aabbccddeeff` -> `aa:bb:cc:dd:ee:ff`. */
 export const macColons = (hex: string): string => hex.replace(/(..)(?!$)/g, '$1:');
+
+/** The Luhn check digit of a digit string (the 15th digit of an IMEI from its first 14). */
+export function luhnDigit(digits: string): number {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** A command's time zone (`GMT+6`, `UTC-05:30`, `+0530`, `-3`) as minutes east of UTC; throws on anything else. */
+export function zoneOffsetMinutes(value: unknown): number {
+  const m = /^(?:GMT|UTC)?\s*([+-])?(\d{1,2})(?::?(\d\d))?$/i.exec(String(value ?? '').trim());
+  if (!m || Number(m[2]) > 14 || Number(m[3] ?? 0) > 59) throw new Error(`unsupported time zone ${String(value)}`);
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}

@@ -4,6 +4,7 @@
  */
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
+import { LiveHub } from './api/live-hub.ts';
 import { Ops } from './api/ops.ts';
 import { writeFirstPassword } from './auth/first-password.ts';
 import type { Services } from './api/kernel.ts';
@@ -89,7 +90,9 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   }
   // /metrics, /health, /ready on the API port (docs/operations.md); the gateway is wired in below.
   const ops = new Ops({ config, store, now: Date.now });
-  const api = await buildApi(services, { logger: opts.logger, ops });
+  // The live channel (docs/live.md): the gateway's writer tells it which devices have new data.
+  const live = new LiveHub(services);
+  const api = await buildApi(services, { logger: opts.logger, ops, live });
   // Device listeners open before the API does: a port that cannot be opened stops the start with one
   // line naming it and its setting (PortUnavailable), and nothing is left running.
   // Device connections must leave descriptors for the API and the database (docs/gateway.md): a
@@ -135,6 +138,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   (services as Services).forwarding = forwarding;
   gateway.core.writer.onCommitted = () => telemetry.soon();
   gateway.core.writer.onCommitLatency = ops.observeCommit;
+  gateway.core.writer.onStored = live.changed;
   ops.attach({ devices: gateway.core.byProtocol, writerQueue: () => gateway.core.writer.pending, gatewayDown: gateway.down });
   // Long track lines are simplified in the pool, off the event loop.
   (services as Services).simplify = (lat, lng, limit) => telemetry.simplify(lat, lng, limit);

@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * listens. `nodeArgs` go before the server's own (e.g. `--cpu-prof`). It is killed when this
  * process exits, also when a bench fails (a server left running holds the bench's stderr open).
  */
-export async function startTeltonikaServer(dir: string, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
+export async function startTeltonikaServer(dir: string, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number; apiPort: number }> {
   const off = Object.fromEntries(Object.keys(DEFAULT_PROTOCOL_PORTS).map((p) => [`FSM_${p.toUpperCase()}_PORT`, 'off']));
   const proc = spawn(process.execPath, [...nodeArgs, ...SERVER_NODE_ARGS], {
     cwd: root,
@@ -25,15 +25,16 @@ export async function startTeltonikaServer(dir: string, nodeArgs: string[] = [])
   });
   process.once('exit', () => proc.kill('SIGKILL'));
   let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, apiPort] = await new Promise<[number, number]>((resolve, reject) => {
     proc.stdout!.on('data', (d) => {
       out += d;
       const m = /teltonika tcp:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
+      const api = /API listening on \S+:(\d+)/.exec(out);
+      if (m && api) resolve([Number(m[1]), Number(api[1])]);
     });
     proc.once('exit', (c) => reject(new Error(`server exited ${c}`)));
   });
-  return { proc, port };
+  return { proc, port, apiPort };
 }
 
 /** The resident memory of a process, MiB (0 once it is gone). */

@@ -56,21 +56,21 @@ const list = defineCall({
 
 const sessionCreate = defineCall({
   path: 'user/session/delivery/create',
-  summary: 'The DELIVERY session hash of the master user: the existing one, or a new one.',
+  summary: 'The DELIVERY session hash of the master user (`value`): the existing one, or a new one.',
   right: 'admin',
   params: z.object({}),
   handler({ services, user }) {
-    return { hash: deliverySession(deps(services), user.id) };
+    return { value: deliverySession(deps(services), user.id) };
   },
 });
 
 const sessionRead = defineCall({
   path: 'user/session/delivery/read',
-  summary: 'The DELIVERY session hash of the master user; 201 when it has none.',
+  summary: 'The DELIVERY session hash of the master user (`value`); 201 when it has none.',
   right: 'admin',
   params: z.object({}),
   handler({ services, user }) {
-    return { hash: readDeliverySession(deps(services), user.id) };
+    return { value: readDeliverySession(deps(services), user.id) };
   },
 });
 

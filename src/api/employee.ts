@@ -8,12 +8,11 @@ import type { GeocodeOptions } from '../geocoder/types.ts';
 import type { EmployeeData, EmployeeRow } from '../store/employees.ts';
 import type { FieldValues } from '../store/fields.ts';
 import type { UserRow } from '../store/users.ts';
-import { GEOCODER_TYPES } from '../geocoder/types.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { issuesToErrors } from './params.ts';
 import { coordinateCells, numberCell, parseBatch, type RowError } from '../imports/batch.ts';
-import { id } from './schemas.ts';
+import { geocoderParam, id } from './schemas.ts';
 
 // ---- the Employee object (spec: Resources, Employee; Limits) ----
 
@@ -34,6 +33,8 @@ const shape = z.object({
   driver_license_number: z.string().max(32),
   driver_license_cats: z.string().max(32),
   driver_license_valid_till: z.string().refine(isDate, 'a date yyyy-MM-dd').nullable(),
+  driver_license_issue_date: z.string().refine(isDate, 'a date yyyy-MM-dd').nullable(),
+  ssn: z.string().max(32),
   hardware_key: z.string().max(64).nullable(),
   department_id: id.nullable(),
   location: location.nullable(),
@@ -52,6 +53,7 @@ type EmployeeInput = z.infer<typeof createShape> | z.infer<typeof updateShape>;
 const DEFAULTS: EmployeeData = {
   tracker_id: null, first_name: '', middle_name: '', last_name: '', email: '', phone: '', driver_license_number: '', driver_license_cats: '',
   driver_license_valid_till: null, hardware_key: null, department_id: null, lat: null, lng: null, address: '', personnel_number: '', fuel_consumption: 0, fuel_cost: 0,
+  driver_license_issue_date: null, ssn: '',
 };
 
 /** The stored values `base` with the members present in `input`. */
@@ -78,6 +80,7 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
     phone: e.phone,
     driver_license_number: e.driver_license_number,
     driver_license_cats: e.driver_license_cats,
+    driver_license_issue_date: e.driver_license_issue_date,
     driver_license_valid_till: e.driver_license_valid_till,
     hardware_key: e.hardware_key,
     icon_id: e.icon_id,
@@ -85,6 +88,7 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
     department_id: e.department_id,
     location: e.lat === null || e.lng === null ? null : { lat: e.lat, lng: e.lng, address: e.address },
     personnel_number: e.personnel_number,
+    ssn: e.ssn,
     tags,
     fuel_consumption: e.fuel_consumption,
     fuel_cost: e.fuel_cost,
@@ -287,7 +291,7 @@ const batchConvert = defineCall({
       .min(1)
       .refine((f) => new Set(f).size === f.length, 'a field may be named once')
       .default(DEFAULT_BATCH_FIELDS),
-    geocoder: z.enum(GEOCODER_TYPES).optional(),
+    geocoder: geocoderParam,
     // Employees' locations have no radius: checked for the spec's sake, not used (docs/employees.md).
     default_radius: z.number().int().min(1).max(100_000).default(100),
   }),

@@ -12,15 +12,18 @@ import { id } from './schemas.ts';
 
 const templateInput = z.object({
   label: z.string().trim().min(1).max(100),
-  description: z.string().max(1024).default(''),
+  // Documented as "can be empty or null".
+  description: z.string().max(1024).nullish().transform((d) => d ?? ''),
   fields: fieldsSchema,
   submit_in_zone: z.boolean().default(false),
+  /** Documented: the template chosen for new tasks with a form; one per user (setting it clears the others). */
+  default: z.boolean().default(false),
 });
 
 function draft(t: z.infer<typeof templateInput>): TemplateDraft {
   const errors = fieldErrors(t.fields, 'template.fields');
   if (errors.length) throw invalidParams(errors);
-  return { label: t.label, description: t.description, fields: JSON.stringify(t.fields), submit_in_zone: t.submit_in_zone };
+  return { label: t.label, description: t.description, fields: JSON.stringify(t.fields), submit_in_zone: t.submit_in_zone, is_default: t.default };
 }
 
 const notFound = (templateId: number) => new DomainError(201, {}, `Not found in the database: form template ${templateId}`);
@@ -47,6 +50,8 @@ const read = defineCall({
 
 const create = defineCall({
   path: 'form/template/create',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Create a form template (version 1).',
   right: 'form_template_update',
   params: z.object({ template: templateInput }),
@@ -57,6 +62,8 @@ const create = defineCall({
 
 const update = defineCall({
   path: 'form/template/update',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Change a form template; its version grows by one. Forms already made from it keep their copy.',
   right: 'form_template_update',
   params: z.object({ template: templateInput.extend({ id }) }),
@@ -68,6 +75,8 @@ const update = defineCall({
 
 const remove = defineCall({
   path: 'form/template/delete',
+  // Documented: 101 for demo users.
+  notInDemo: true,
   summary: 'Delete a form template; the forms made from it stay, with template_id null.',
   right: 'form_template_update',
   params: z.object({ template_id: id }),

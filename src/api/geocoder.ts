@@ -5,13 +5,14 @@ import { parseCoordinates } from '../geocoder/text.ts';
 import type { UserRow } from '../store/users.ts';
 import { invalidParams } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
+import { geocoderParam } from './schemas.ts';
 
 const lat = z.number().min(-90).max(90);
 const lng = z.number().min(-180).max(180);
 const point = z.object({ lat, lng });
 /** ISO 639 language, optionally locale-style: en, pt_BR, zh-Hans-CN. */
 const lang = z.string().max(35).regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'an ISO 639 language or locale, e.g. en or pt_BR');
-const geocoder = z.enum(GEOCODER_TYPES).optional();
+const geocoder = geocoderParam;
 const bounds = z
   .object({ nw: point, se: point })
   .refine((b) => b.nw.lat >= b.se.lat, { message: 'nw must not be south of se', path: ['nw', 'lat'] });

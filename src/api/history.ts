@@ -34,8 +34,16 @@ const list = defineCall({
     trackers: z.array(id).min(1).max(MAX_HISTORY_TRACKERS),
     from: dateTime,
     to: dateTime,
+    // `events` is the documented name of the filter; `types` is ours, still taken.
+    events: z.array(z.string().max(64)).max(100).optional(),
     types: z.array(z.string().max(64)).max(100).optional(),
     limit: z.number().int().min(1).max(10_000).default(1000),
+    ascending: z.boolean().default(true),
+    only_emergency: z.boolean().default(false),
+    // No read marks are kept: every entry is unread, so only_unread changes nothing.
+    only_unread: z.boolean().default(false),
+    add_tracker_label: z.boolean().default(true),
+    add_tracker_files: z.boolean().default(false),
   }),
   async handler({ services, owner, user, params: p }) {
     const { store } = services;
@@ -43,8 +51,11 @@ const list = defineCall({
     const from = parseTime(p.from, 'from', tz);
     const to = parseTime(p.to, 'to', tz);
     if (to <= from) throw invalidParams([{ parameter: 'to', error: 'must be after from' }]);
-    const unknown = (p.types ?? []).filter((t) => !EVENT_TYPES.has(t));
-    if (unknown.length) throw invalidParams([{ parameter: 'types', error: `unknown event types: ${unknown.join(', ')} (docs/events.md lists them)` }]);
+    const filter = p.events?.length ? 'events' : 'types';
+    let types = p.events?.length ? p.events : p.types?.length ? p.types : undefined;
+    const unknown = (types ?? []).filter((t) => !EVENT_TYPES.has(t));
+    if (unknown.length) throw invalidParams([{ parameter: filter, error: `unknown event types: ${unknown.join(', ')} (docs/events.md lists them)` }]);
+    if (p.only_emergency) types = (types ?? [...EVENT_TYPES]).filter(isEmergency);
     const trackers = [...new Set(p.trackers)];
     const bad = trackers.filter((t) => {
       const row = store.trackers.get(owner.id, t);
@@ -53,14 +64,23 @@ const list = defineCall({
     if (bad.length) throw new DomainError(217, { ids: bad }, `List contains non-existent entities: trackers ${bad.join(', ')}`);
     const maxDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
     if (to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` }, `Requested time span is too big: at most ${maxDays} days`);
-    const rows = store.events.list({ trackerIds: trackers, from, to, types: p.types?.length ? p.types : undefined, limit: p.limit });
-    return { list: await views(services, owner.id, user, rows) };
+    const query = { trackerIds: trackers, from, to, types };
+    const total = types?.length === 0 ? 0 : store.events.count(query);
+    const rows = types?.length === 0 ? [] : store.events.list({ ...query, limit: p.limit, descending: !p.ascending });
+    const list = await views(services, owner.id, user, rows, p.add_tracker_label);
+    // Every entry is unread (no read marks are kept): total_unread is total.
+    return { list, limit_exceeded: total > rows.length, total, total_unread: total };
   },
 });
 
 /** The answer's entries: user times, addresses from the user's geocoder, the human text. */
-async function views(services: Services, ownerId: number, user: { time_zone: string; default_geocoder: string; locale: string }, rows: EventRow[]): Promise<unknown[]> {
+async function views(services: Services, ownerId: number, user: { time_zone: string; default_geocoder: string; locale: string }, rows: EventRow[], withLabel: boolean): Promise<unknown[]> {
   const tz = user.time_zone;
+  const labels = new Map<number, string | undefined>();
+  const trackerLabel = (tid: number) => {
+    if (!labels.has(tid)) labels.set(tid, services.store.trackers.get(ownerId, tid)?.label);
+    return labels.get(tid) ?? null;
+  };
   const zones = new Map<number, string | undefined>();
   const names = {
     zone: (zid: number) => {
@@ -85,17 +105,29 @@ async function views(services: Services, ownerId: number, user: { time_zone: str
       const extra: Record<string, unknown> = { ...r.extra };
       for (const k of TIME_MEMBERS) if (typeof extra[k] === 'number') extra[k] = formatDateTime(extra[k] as number, tz);
       if (r.type === 'zone_enter' || r.type === 'zone_exit') extra.zone_label = names.zone(Number(r.extra.zone_id)) ?? null;
+      if (withLabel) extra.tracker_label = trackerLabel(r.tracker_id);
+      extra.emergency = isEmergency(r.type);
+      const addr = r.lat === null || r.lng === null ? '' : await address(r.lat, r.lng);
+      // The documented entry: `type` is the kind of history (always "tracker" here), `event` the event type.
       return {
         id: r.id,
-        type: r.type,
+        type: 'tracker',
+        event: r.type,
+        is_read: false,
         tracker_id: r.tracker_id,
+        rule_id: null,
+        track_id: null,
         time: formatDateTime(r.time, tz),
-        location: r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng, address: await address(r.lat, r.lng) },
+        location: r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng, address: addr },
+        address: addr,
         message: eventMessage(r.type, r.extra, names),
         extra,
       };
     }),
   );
 }
+
+/** Alarms (SOS, power cut, ...) are the emergency events (`only_emergency`, `extra.emergency`). */
+const isEmergency = (type: string) => type.startsWith('alarm_');
 
 export const historyCalls = [list];

@@ -296,9 +296,13 @@ function sessionHash(request: FastifyRequest, raw: Record<string, unknown>): str
 
 /** Exported for the routes outside the kernel (file downloads) that take a session too. */
 export function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Partial<CallContext<unknown>> {
+  if ((call.access ?? 'session') === 'public') return {};
+  return authorizeHash(call, services, sessionHash(request, raw));
+}
+
+/** The session of `hash` for a call's access and right (the live channel's messages carry their hash too, src/api/live.ts). */
+export function authorizeHash(call: Pick<CallDef, 'access' | 'right' | 'notInDemo'>, services: Services, hash: string | undefined): Partial<CallContext<unknown>> {
   const access = call.access ?? 'session';
-  if (access === 'public') return {};
-  const hash = sessionHash(request, raw);
   if (!hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
   const { store, config, now } = services;
   if (access === 'device') return appDevice(store, hash, now());

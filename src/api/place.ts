@@ -1,6 +1,5 @@
 /** Places (spec: Place; Places, base path /place). Designed details: docs/places-zones.md. */
 import { z } from 'zod';
-import { GEOCODER_TYPES, type GeocoderType } from '../geocoder/types.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { batchPlaces, uploadPlaces } from '../imports/places.ts';
 import type { FieldValues } from '../store/fields.ts';
@@ -9,7 +8,7 @@ import type { UserRow } from '../store/users.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
-import { conditionsParam, id } from './schemas.ts';
+import { conditionsParam, geocoderParam, id } from './schemas.ts';
 
 export const lat = z.number().min(-90).max(90);
 export const lng = z.number().min(-180).max(180);
@@ -19,7 +18,6 @@ export const label = z.string().trim().min(1).max(200);
 export const address = z.string().max(400);
 /** Tag ids: non-empty when present (spec: Place.tags). */
 export const tagIds = z.array(id).min(1).max(100);
-export const geocoderParam = z.enum(GEOCODER_TYPES as [GeocoderType, ...GeocoderType[]]).optional();
 const fieldValues = z.record(z.string(), z.object({ type: z.string(), value: z.unknown() }));
 /** A multipart file part; anything else (absent, a plain field) is "no data file" (233). */
 export const filePart = z.unknown().optional();
@@ -99,6 +97,7 @@ const list = defineCall({
   params: z.object({
     place_ids: z.array(id).max(10_000).optional(),
     filter: z.string().max(200).optional(),
+    tag_ids: z.array(id).max(1000).optional(),
     conditions: conditionsParam.optional(),
     order_by: z.string().max(64).default('id'),
     ascending: z.boolean().default(true),
@@ -108,6 +107,7 @@ const list = defineCall({
   handler({ services, owner, user, params }) {
     const { rows, count } = services.store.places.list(owner.id, {
       ids: params.place_ids,
+      tagIds: params.tag_ids,
       filter: params.filter || undefined,
       conditions: params.conditions,
       timeZone: user.time_zone,

@@ -5,7 +5,10 @@
  */
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
-import { duePeriod, MAX_REPORT_SCHEDULES, PERIOD_DAYS, reportScheduleView } from '../reports/schedules.ts';
+import { duePeriod, MAX_REPORT_SCHEDULES, PERIOD_DAYS, reportScheduleView, type RunDays } from '../reports/schedules.ts';
+import { scheduleParameters } from '../tasks/schedules.ts';
+import type { ReportPeriod } from '../store/report-schedules.ts';
+import { issuesToErrors } from './params.ts';
 import { reportTrackers } from '../reports/request.ts';
 import type { ReportScheduleDraft } from '../store/report-schedules.ts';
 import type { UserRow } from '../store/users.ts';
@@ -15,14 +18,58 @@ import { id } from './schemas.ts';
 
 const notFound = (scheduleId: number) => new DomainError(201, {}, `Not found in the database: report schedule ${scheduleId}`);
 
-const scheduleInput = generateParams.omit({ from: true, to: true }).extend({
+/** Our older flat shape (docs/schedules.md), still read when `parameters` is absent. */
+const flatInput = generateParams.omit({ from: true, to: true }).extend({
+  id: id.optional(),
   period: z.enum(['previous_day', 'previous_week', 'previous_month']),
   run_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:mm'),
   format: z.enum(['xlsx', 'pdf']),
   recipients: z.array(z.email()).min(1).max(20),
   enabled: z.boolean().default(true),
 });
-type ScheduleInput = z.infer<typeof scheduleInput>;
+type ScheduleInput = z.infer<typeof flatInput> & { run_days?: RunDays };
+
+const PERIODS: Record<string, ReportPeriod> = { d: 'previous_day', '1d': 'previous_day', w: 'previous_week', '1w': 'previous_week', m: 'previous_month', '1m': 'previous_month' };
+
+/** The documented schedule entry: {enabled, parameters: {report, period, schedule, emails, email_format, email_zip, sending_time}}. */
+const documentedInput = z
+  .object({
+    id: id.optional(),
+    enabled: z.boolean().default(true),
+    parameters: z.object({
+      // include_places_in_address / include_zones_in_address are read and not applied (docs/api.md).
+      report: generateParams.omit({ from: true, to: true }).extend({ include_places_in_address: z.boolean().optional(), include_zones_in_address: z.boolean().optional() }),
+      period: z.string().refine((p) => p in PERIODS, 'one of 1d, 1w, 1m (also d, w, m): longer periods are not scheduled here'),
+      schedule: scheduleParameters.optional(),
+      emails: z.array(z.email()).max(20).default([]),
+      email_format: z.enum(['pdf', 'xls', 'xlsx']).default('pdf'),
+      email_zip: z.boolean().default(false).refine((z) => !z, 'reports are mailed unzipped: false only'),
+      sending_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'expected HH:mm:ss').default('00:00:00'),
+    }),
+  })
+  .transform(({ id, enabled, parameters: p }): ScheduleInput => {
+    const { include_places_in_address: _p, include_zones_in_address: _z, ...report } = p.report;
+    return {
+      ...report,
+      id,
+      enabled,
+      period: PERIODS[p.period],
+      run_time: p.sending_time.slice(0, 5),
+      format: p.email_format === 'pdf' ? 'pdf' : 'xlsx',
+      recipients: p.emails,
+      run_days: p.schedule,
+    };
+  });
+
+/** A schedule in either shape: the documented one when it has `parameters`. Code 7 names `schedule.<member>`. */
+function scheduleOf(raw: Record<string, unknown>, withId: boolean): ScheduleInput & { id?: number } {
+  const schema = 'parameters' in raw ? documentedInput : flatInput;
+  const r = schema.safeParse(raw);
+  if (!r.success) throw invalidParams(issuesToErrors(r.error.issues.map((i) => ({ ...i, path: ['schedule', ...i.path] })), { schedule: raw }));
+  if (withId && r.data.id === undefined) throw invalidParams([{ parameter: 'schedule.id', error: 'required' }]);
+  return r.data;
+}
+const scheduleParam = z.looseObject({});
 
 /** Check a schedule as report/tracker/generate checks a request (7, 222, 211, 217, 236) and give the row to write. */
 function draft(services: Services, owner: UserRow, s: ScheduleInput): ReportScheduleDraft {
@@ -43,8 +90,9 @@ function draft(services: Services, owner: UserRow, s: ScheduleInput): ReportSche
     format: s.format,
     recipients: JSON.stringify([...new Set(s.recipients.map((r) => r.trim()))]),
     enabled: s.enabled ? 1 : 0,
+    run_days: s.run_days ? JSON.stringify(s.run_days) : null,
     // The period already due counts as done: the first report comes at the next run time.
-    last_period: duePeriod(s.period, s.run_time, services.now(), owner.time_zone).start,
+    last_period: duePeriod(s.period, s.run_time, services.now(), owner.time_zone, s.run_days).start,
   };
 }
 
@@ -72,12 +120,12 @@ const read = defineCall({
 
 const create = defineCall({
   path: 'report/schedule/create',
-  summary: 'Create a report schedule: the report of the previous day, week or month, queued at run_time and mailed to the recipients; answers its id.',
+  summary: 'Create a report schedule (the documented {enabled, parameters: {report, period, schedule, emails, email_format, sending_time}}, or our flat shape): the report of the previous day, week or month, queued at its sending time and mailed; answers its id.',
   right: 'reports',
-  params: z.object({ schedule: scheduleInput }),
+  params: z.object({ schedule: scheduleParam }),
   handler({ services, owner, user, params }) {
     if (services.store.reportSchedules.count(owner.id) >= MAX_REPORT_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_REPORT_SCHEDULES} report schedules`);
-    const d = draft(services, owner, params.schedule);
+    const d = draft(services, owner, scheduleOf(params.schedule, false));
     return { id: services.store.reportSchedules.create(owner.id, user.id, d, services.now()) };
   },
 });
@@ -86,15 +134,16 @@ const update = defineCall({
   path: 'report/schedule/update',
   summary: 'Replace a report schedule (identified by schedule.id); reports already queued stay.',
   right: 'reports',
-  params: z.object({ schedule: scheduleInput.extend({ id }) }),
+  params: z.object({ schedule: scheduleParam }),
   handler({ services, owner, params }) {
-    const old = services.store.reportSchedules.get(owner.id, params.schedule.id);
-    if (!old) throw notFound(params.schedule.id);
-    const d = draft(services, owner, params.schedule);
+    const s = scheduleOf(params.schedule, true);
+    const old = services.store.reportSchedules.get(owner.id, s.id!);
+    if (!old) throw notFound(s.id!);
+    const d = draft(services, owner, s);
     // Same period kind: keep its progress (a period sent is never sent again, one not yet sent is sent
     // at the new run time); another kind starts from its next run.
     if (old.period === d.period && old.last_period !== null) d.last_period = old.last_period;
-    services.store.reportSchedules.update(owner.id, params.schedule.id, d, services.now());
+    services.store.reportSchedules.update(owner.id, s.id!, d, services.now());
   },
 });
 

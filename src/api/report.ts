@@ -9,7 +9,6 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
-import { GEOCODER_TYPES } from '../geocoder/types.ts';
 import { inlineReportFiles } from '../reports/render/index.ts';
 import type { StoredParams } from '../reports/generate.ts';
 import { word, type Word } from '../reports/i18n.ts';
@@ -21,7 +20,7 @@ import type { ReportRow } from '../store/reports.ts';
 import type { UserRow } from '../store/users.ts';
 import { defineCall, FileAnswer, SerializedMembers, type Services } from './kernel.ts';
 import { issuesToErrors } from './params.ts';
-import { id } from './schemas.ts';
+import { geocoderParam, id } from './schemas.ts';
 
 const unzip = promisify(gunzip);
 const DAY = 86_400_000;
@@ -32,7 +31,7 @@ export const generateParams = z.object({
   from: z.string(),
   to: z.string(),
   title: z.string().max(255).nullable().optional(),
-  geocoder: z.enum(GEOCODER_TYPES as [string, ...string[]]).optional(),
+  geocoder: geocoderParam,
   trackers: z.array(id).min(1).max(10_000).optional(),
   employees: z.array(id).min(1).max(10_000).optional(),
   time_filter: z.object({ from: timeOfDay, to: timeOfDay, weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7) }).nullable().optional(),
@@ -161,11 +160,13 @@ const retrieve = defineCall({
   right: 'reports',
   params: reportId,
   async handler({ services, owner, params }) {
-    // Unzipped off the event loop and sent as bytes: the body is never parsed here.
+    // Unzipped off the event loop; made into the documented shape in the render thread
+    // (src/reports/documented.ts) and sent as bytes: the body is never parsed here.
     const json = await unzip(readyBody(services, owner, params.report_id));
+    const answer = await (services.reportFiles ?? inlineReportFiles).render('json', new Uint8Array(json), { headless: false });
     // A big report's xlsx starts rendering now: its download mostly comes next (render/early.ts).
     services.earlyXlsx?.retrieved(params.report_id, json);
-    return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, json])));
+    return new SerializedMembers(new Uint8Array(Buffer.concat([REPORT_MEMBER, answer.body])));
   },
 });
 

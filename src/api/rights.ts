@@ -15,9 +15,9 @@ export const RIGHTS = {
   zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
   employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],
   checkin_update: ['checkin/delete'],
-  tracker_configure: ['tracker/change_phone', 'tracker/settings/update'],
+  tracker_configure: ['tracker/change_phone', 'tracker/processing_settings/update'],
   tracker_register: ['tracker/corrupt'],
-  tracker_update: ['status/create', 'status/update', 'status/delete', 'status/listing/create', 'status/listing/update', 'status/listing/delete', 'status/listing/tracker/assign', 'tracker/app/activation/create', 'tracker/app/revoke'],
+  tracker_update: ['tracker/settings/update', 'status/create', 'status/update', 'status/delete', 'status/listing/create', 'status/listing/update', 'status/listing/delete', 'status/listing/tracker/assign', 'tracker/app/activation/create', 'tracker/app/revoke'],
   reports: ['report/tracker/generate', 'report/tracker/list', 'report/tracker/status', 'report/tracker/retrieve', 'report/tracker/download', 'report/tracker/delete', 'report/schedule/create', 'report/schedule/read', 'report/schedule/update', 'report/schedule/delete', 'report/schedule/list'],
   /** Master users only: no sub-user can hold it. */
   admin: ['retranslator/create', 'retranslator/update', 'retranslator/delete', 'tracker/retranslator/bind', 'tracker/retranslator/unbind', 'tracker/delete', 'entity/fields/create', 'entity/fields/delete', 'user/session/delivery/create', 'user/session/delivery/read', 'user/session/delivery/revoke'],

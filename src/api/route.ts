@@ -12,6 +12,7 @@ import type { TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { parseSort } from '../core/conditions.ts';
 import { DomainError } from '../core/errors.ts';
+import { applyCreateForm, createFormTemplate } from '../forms/task-forms.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { listParams, listWindow, ownTask } from './task.ts';
@@ -30,20 +31,36 @@ function routeViews(services: Services, rows: TaskRow[], tz: string) {
   return taskViews(services.store, rows, tz).map((v) => ({ ...v, checkpoint_ids: ids.get(v.id as number) ?? [] }));
 }
 
+/** A checkpoint of route/create and route/update: a task object (its tracker is the route's); `id` names an existing checkpoint in update. */
+const checkpointInput = taskInput.omit({ tracker_id: true }).extend({ id: id.optional() });
+
+/** The forms create_form asks for, one per checkpoint (undefined: leave the form alone). */
+const checkpointForms = (services: Services, owner: UserRow, createForm: boolean, cps: Array<z.infer<typeof checkpointInput>>) => cps.map((c) => createFormTemplate(services, owner.id, createForm, c.form_template_id));
+
+/** The documented answer of route/create and route/update: the route object with its checkpoint_ids (`result`). */
+function routeResult(services: Services, owner: UserRow, routeId: number, tz: string) {
+  return routeViews(services, [services.store.tasks.get(owner.id, routeId)!], tz)[0];
+}
+
 const create = defineCall({
   path: 'task/route/create',
-  summary: 'Create a route with its checkpoints (task objects, in order); assigned when tracker_id is given.',
+  summary: 'Create a route with its checkpoints (task objects, in order); assigned when tracker_id is given; create_form: forms of the checkpoints\' form_template_id. Answers the route as `result`.',
   right: 'task_update',
-  params: z.object({ route: routeInput, checkpoints: z.array(taskInput.omit({ tracker_id: true })).max(MAX_CHECKPOINTS).default([]) }),
+  params: z.object({ route: routeInput, checkpoints: z.array(checkpointInput).max(MAX_CHECKPOINTS).default([]), create_form: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
     const draft = routeDraft(services, owner, params.route, 'route');
     const drafts = params.checkpoints.map((c, i) => taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: true }));
     const trackerId = params.route.tracker_id ?? null;
     if (trackerId !== null) taskTracker(services, owner, trackerId, 201);
+    const forms = checkpointForms(services, owner, params.create_form, params.checkpoints);
     for (const d of drafts) await fillAddress(services, d);
-    const { tasks } = services.store;
-    const newId = tasks.create(owner.id, { type: 'route', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() }, drafts);
-    return { id: newId, checkpoint_ids: tasks.checkpoints(newId).map((c) => c.id), ...externalIdCounts(services, owner, draft.external_id) };
+    const { store } = services;
+    const newId = store.transaction(() => {
+      const created = store.tasks.create(owner.id, { type: 'route', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() }, drafts);
+      store.tasks.checkpoints(created).forEach((c, i) => applyCreateForm(services, owner.id, c, forms[i]));
+      return created;
+    });
+    return { result: routeResult(services, owner, newId, user.time_zone), ...externalIdCounts(services, owner, draft.external_id) };
   },
 });
 
@@ -83,15 +100,35 @@ const list = defineCall({
 
 const update = defineCall({
   path: 'task/route/update',
-  summary: 'Change label, description, external_id and tags of a route (unassigned or assigned only: 255).',
+  summary:
+    'Change label, description, external_id and tags of a route (unassigned or assigned only: 255); with `checkpoints` its checkpoints become that list (an entry with id updates that checkpoint, one without is new, the others are deleted); create_form: forms of their form_template_id. Answers the route as `result`.',
   right: 'task_update',
-  params: z.object({ route: routeInput.extend({ id }) }),
-  handler({ services, owner, params }) {
+  params: z.object({ route: routeInput.extend({ id }), checkpoints: z.array(checkpointInput).max(MAX_CHECKPOINTS).nullable().optional(), create_form: z.boolean().default(false) }),
+  async handler({ services, owner, user, params }) {
     const row = ownRoute(services, owner, params.route.id);
-    requireEditable([row], `route ${row.id}`);
+    const { store } = services;
+    const cps = params.checkpoints ?? undefined;
+    // Replacing the checkpoints needs each of them editable too; a change of the route alone, the route.
+    const editable = (r: TaskRow) => (cps ? [r, ...store.tasks.checkpoints(r.id)] : [r]);
+    requireEditable(editable(row), `route ${row.id}`);
     const draft = routeDraft(services, owner, params.route, 'route');
-    services.store.tasks.update(row, { ...draft, from_time: row.from_time, to_time: row.to_time });
-    return externalIdCounts(services, owner, draft.external_id);
+    const items = cps?.map((c, i) => {
+      const existing = c.id === undefined ? undefined : store.tasks.get(owner.id, c.id);
+      if (c.id !== undefined && existing?.route_id !== row.id) throw new DomainError(201, {}, `Not found in the database: checkpoint ${c.id} of route ${row.id}`);
+      return { row: existing, draft: taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: !existing || c.fields !== undefined }) };
+    });
+    const forms = cps ? checkpointForms(services, owner, params.create_form, cps) : [];
+    for (const item of items ?? []) await fillAddress(services, item.draft);
+    store.transaction(() => {
+      // Checked again inside the write: the route may have moved on while addresses were looked up.
+      const now = ownRoute(services, owner, row.id);
+      requireEditable(editable(now), `route ${now.id}`);
+      store.tasks.update(now, { ...draft, from_time: now.from_time, to_time: now.to_time });
+      if (!items) return;
+      const ids = store.tasks.replaceCheckpoints(now, items, services.now());
+      ids.forEach((cid, i) => applyCreateForm(services, owner.id, store.tasks.get(owner.id, cid)!, forms[i]));
+    });
+    return { result: routeResult(services, owner, row.id, user.time_zone), ...externalIdCounts(services, owner, draft.external_id) };
   },
 });
 

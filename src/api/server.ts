@@ -11,7 +11,8 @@ import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
 import type { Ops } from './ops.ts';
 import { userCalls } from './user.ts';
-import { trackerCalls, trackerSettingsCalls } from './tracker.ts';
+import { trackerCalls } from './tracker.ts';
+import { trackerSettingsCalls } from './tracker-settings.ts';
 import { trackerStateCalls } from './tracker-state.ts';
 import { chatCalls } from './chat.ts';
 import { tagCalls } from './tag.ts';
@@ -31,6 +32,8 @@ import { taskFormCalls } from './task-form.ts';
 import { appCalls } from './app.ts';
 import { appFormCalls } from './app-forms.ts';
 import { attachTaskWatch } from './app-watch.ts';
+import { attachLive } from './live.ts';
+import type { LiveHub } from './live-hub.ts';
 import { fileCalls, fileRoutes } from './file.ts';
 import { avatarCalls } from './avatar.ts';
 import { checkinCalls } from './checkin.ts';
@@ -41,6 +44,7 @@ import { reportCalls } from './report.ts';
 import { reportScheduleCalls } from './report-schedule.ts';
 import { userSettingsCalls } from './user-settings.ts';
 import { historyCalls } from './history.ts';
+import { mountConsole, type ConsoleSite } from './console.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
 export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
@@ -48,8 +52,11 @@ export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSet
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';
 
-/** `logStream`: where log lines go (default stdout); tests read the log from it. `ops`: /metrics, /health, /ready (src/api/ops.ts). */
-export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream; ops?: Ops } = {}): Promise<FastifyInstance> {
+/**
+ * `logStream`: where log lines go (default stdout); tests read the log from it. `ops`: /metrics, /health, /ready (src/api/ops.ts).
+ * `live`: the live channel's hub (src/api/live-hub.ts), for the gateway to tell of new data; a new one when absent.
+ */
+export async function buildApi(services: Services, opts: { logger?: boolean; calls?: CallDef[]; logStream?: NodeJS.WritableStream; ops?: Ops; live?: LiveHub } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const calls = opts.calls ?? allCalls;
   const requestLogging = ['debug', 'trace'].includes(config.logLevel);
@@ -105,7 +112,10 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
+  let site: ConsoleSite | undefined;
   app.setNotFoundHandler((request, reply) => {
+    // A browser's deep link into the console (/history) gets its page; everything else the API's answer.
+    if (site?.fallback(request, reply)) return;
     const path = String(request.url).split('?')[0];
     noteAnswerCode(request, 3);
     const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
@@ -117,6 +127,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
 
   opts.ops?.mount(app); // before the calls: its hook counts every one
   attachTaskWatch(app, services); // app/task/watch's streams end when the server closes
+  attachLive(app, services, opts.live); // the WebSocket at <mount>event/subscription (docs/live.md)
   mountCalls(app, calls.filter((c) => !c.upload), services);
   // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.
   await app.register(async (uploads) => {
@@ -127,5 +138,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   });
   // File uploads streamed to disk and downloads (docs/files.md), in their own context.
   await app.register(fileRoutes(services));
+  // The operator console at / (docs/console.md).
+  site = await mountConsole(app, config);
   return app;
 }

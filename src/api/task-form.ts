@@ -133,6 +133,8 @@ const period = z.object({ from: dateTime, to: dateTime }).nullable().optional();
 const text = z.string().max(256).nullable().optional();
 const listParams = z.object({
   form_template_id: id.nullable().optional(),
+  // The public documentation's name of form_template_id (the spec's); taken when that is absent.
+  template_id: id.nullable().optional(),
   task_ids: z.array(id).max(500).nullable().optional(),
   order_by: z.enum(FORM_ORDER_KEYS).nullable().optional(),
   ascending: z.boolean(),
@@ -150,9 +152,10 @@ const list = defineCall({
   path: 'task/form/list',
   summary: 'Task forms of a template and/or of given tasks, with task, tracker, employee and the places and zones at the submit location.',
   params: listParams,
-  handler({ services, owner, user, params: p }) {
+  handler({ services, owner, user, params: q }) {
     const { store } = services;
     const tz = user.time_zone;
+    const p = { ...q, form_template_id: q.form_template_id ?? q.template_id };
     if ((p.form_template_id ?? null) === null && (p.task_ids ?? null) === null) {
       throw invalidParams([{ parameter: 'form_template_id', error: 'form_template_id or task_ids is required' }]);
     }

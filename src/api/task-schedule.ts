@@ -4,7 +4,7 @@
  * Creating or updating a schedule creates its due tasks at once; the runner does the rest.
  */
 import { z } from 'zod';
-import { DomainError } from '../core/errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
 import { MAX_SCHEDULES, runSchedules, scheduleDraft, scheduleInput, scheduleView } from '../tasks/schedules.ts';
 import { defineCall } from './kernel.ts';
 import { id } from './schemas.ts';
@@ -13,20 +13,40 @@ const notFound = (scheduleId: number) => new DomainError(201, {}, `Not found in 
 
 const list = defineCall({
   path: 'task/schedule/list',
-  summary: "The user's task schedules.",
-  params: z.object({}),
-  handler({ services, owner, user }) {
-    return { list: services.store.taskSchedules.list(owner.id).map((s) => scheduleView(s, user.time_zone)) };
+  summary: "The user's task schedules; optionally those of some trackers (unassigned ones too), whose label or description contains filter, carrying all of tag_ids.",
+  params: z.object({
+    trackers: z.array(id).optional(),
+    filter: z.string().max(200).optional(),
+    tag_ids: z.array(id).optional(),
+    // Routes are never scheduled here (docs/schedules.md): types without 'task' list nothing.
+    types: z.array(z.enum(['task', 'route'])).optional(),
+  }),
+  handler({ services, owner, user, params }) {
+    const { trackers, tag_ids: tagIds, types } = params;
+    const filter = params.filter?.toLowerCase();
+    const list = services.store.taskSchedules.list(owner.id).filter((s) => {
+      if (types && !types.includes('task')) return false;
+      if (trackers && s.tracker_id !== null && !trackers.includes(s.tracker_id)) return false;
+      if (filter && !s.label.toLowerCase().includes(filter) && !s.description.toLowerCase().includes(filter)) return false;
+      if (tagIds?.length) {
+        const tags = new Set(s.tags ? (JSON.parse(s.tags) as number[]) : []);
+        if (!tagIds.every((t) => tags.has(t))) return false;
+      }
+      return true;
+    });
+    return { list: list.map((s) => scheduleView(s, user.time_zone)) };
   },
 });
 
 const read = defineCall({
   path: 'task/schedule/read',
-  summary: 'One task schedule.',
-  params: z.object({ schedule_id: id }),
+  summary: 'One task schedule, by id (documented) or schedule_id (ours before, still read).',
+  params: z.object({ id: id.optional(), schedule_id: id.optional() }),
   handler({ services, owner, user, params }) {
-    const s = services.store.taskSchedules.get(owner.id, params.schedule_id);
-    if (!s) throw notFound(params.schedule_id);
+    const scheduleId = params.id ?? params.schedule_id;
+    if (scheduleId === undefined) throw invalidParams([{ parameter: 'id', error: 'required' }]);
+    const s = services.store.taskSchedules.get(owner.id, scheduleId);
+    if (!s) throw notFound(scheduleId);
     return { value: scheduleView(s, user.time_zone) };
   },
 });
@@ -52,7 +72,8 @@ const update = defineCall({
   right: 'task_update',
   params: z.object({ schedule: scheduleInput.extend({ id }) }),
   async handler({ services, owner, params }) {
-    if (!services.store.taskSchedules.get(owner.id, params.schedule.id)) throw notFound(params.schedule.id);
+    // Documented: 204 for an unknown schedule here (201 is the code of an unknown tracker).
+    if (!services.store.taskSchedules.get(owner.id, params.schedule.id)) throw new DomainError(204, {}, `Entity not found: task schedule ${params.schedule.id}`);
     const draft = await scheduleDraft(services, owner, params.schedule);
     const now = services.now();
     services.store.taskSchedules.update(owner.id, params.schedule.id, draft, now);

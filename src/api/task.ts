@@ -3,7 +3,6 @@
  * the table and the id space (src/api/route.ts); docs/tasks-api.md records the designed parts.
  */
 import { z } from 'zod';
-import { GEOCODER_TYPES } from '../geocoder/types.ts';
 import { parseSort } from '../core/conditions.ts';
 import { TASK_STATUSES, type TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
@@ -16,7 +15,7 @@ import { formView } from '../forms/view.ts';
 import { parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
-import { conditionsParam, id } from './schemas.ts';
+import { conditionsParam, geocoderParam, id } from './schemas.ts';
 
 /** The owner's task, route or checkpoint, or 201. */
 export function ownTask(services: Services, owner: UserRow, taskId: number, what = 'task'): TaskRow {
@@ -195,7 +194,7 @@ const batchConvert = defineCall({
       .max(TASK_BATCH_FIELDS.length)
       .refine((f) => new Set(f).size === f.length, 'each field at most once')
       .default([...DEFAULT_TASK_BATCH_FIELDS]),
-    geocoder: z.enum(GEOCODER_TYPES).optional(),
+    geocoder: geocoderParam,
     default_radius: z.number().int().min(1).max(MAX_RADIUS).default(100),
     default_max_delay: z.number().int().min(0).max(MAX_MINUTES).default(0),
     default_duration: z.number().int().min(1).max(MAX_MINUTES).default(60),

@@ -16,6 +16,7 @@ import { DomainError } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTracker } from './tracker.ts';
+import { sourceState } from './source-state.ts';
 
 const params = z.object({ tracker_id: id });
 
@@ -121,4 +122,46 @@ const counters = defineCall({
   },
 });
 
-export const trackerStateCalls = [lastGpsPoint, diagnostics, inputs, fuel, counters];
+/** The lost-connection threshold the source state's connection_status uses (FSM_CONNECTION_LOST_SECONDS). */
+export const lostMs = (services: Services) => services.config.connection.lostSeconds * 1000;
+
+const getState = defineCall({
+  path: 'tracker/get_state',
+  summary: 'The current state of the tracker (gps, connection and movement status, gsm, battery, inputs, outputs); the same object the live channel sends (docs/live.md).',
+  params,
+  handler({ services, owner, user, params: p }) {
+    const { tracker, state } = readable(services, owner, p.tracker_id, 201);
+    const now = services.now();
+    return { user_time: formatDateTime(now, user.time_zone), state: sourceState(tracker, state, user.time_zone, now, lostMs(services)) };
+  },
+});
+
+/** Navixy's limit of trackers per get_states call. */
+const MAX_STATES = 2000;
+
+const getStates = defineCall({
+  path: 'tracker/get_states',
+  summary: `Current states of several trackers (at most ${MAX_STATES}), keyed by tracker id. list_blocked: blocked ids listed instead of 208; allow_not_exist: missing ids listed instead of 217.`,
+  params: z.object({ trackers: z.array(id).min(1).max(MAX_STATES), list_blocked: z.boolean().default(false), allow_not_exist: z.boolean().default(false) }),
+  handler({ services, owner, user, params: p }) {
+    const now = services.now();
+    const tz = user.time_zone;
+    const states: Record<string, unknown> = {};
+    const blocked: number[] = [];
+    const missing: number[] = [];
+    for (const trackerId of new Set(p.trackers)) {
+      const tracker = services.store.trackers.get(owner.id, trackerId);
+      if (!tracker || tracker.corrupted) missing.push(trackerId);
+      else if (tracker.blocked) blocked.push(trackerId);
+      else states[trackerId] = sourceState(tracker, services.store.deviceState.get(tracker.source_id), tz, now, lostMs(services));
+    }
+    if (missing.length && !p.allow_not_exist) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
+    if (blocked.length && !p.list_blocked) throw new DomainError(208, {}, `Device blocked: trackers ${blocked.join(', ')}`);
+    const out: Record<string, unknown> = { user_time: formatDateTime(now, tz), states };
+    if (p.list_blocked) out.blocked = blocked;
+    if (p.allow_not_exist) out.not_exist = missing;
+    return out;
+  },
+});
+
+export const trackerStateCalls = [lastGpsPoint, diagnostics, inputs, fuel, counters, getState, getStates];

@@ -6,7 +6,6 @@ import { formatDateTime } from '../core/time.ts';
 import { DomainError } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
-import type { TrackerSettings } from '../telemetry/types.ts';
 
 /** The spec's tracker object. */
 export function trackerView(t: TrackerRow, tz: string): Record<string, unknown> {
@@ -48,10 +47,23 @@ const views = new WeakMap<object, Map<string, SerializedMembers>>();
 
 const list = defineCall({
   path: 'tracker/list',
-  summary: "The user's trackers with their tag bindings.",
-  params: z.object({}),
-  handler({ services, owner, user }) {
+  summary: "The user's trackers with their tag bindings; `labels`: only those whose label contains one of the strings (case-insensitive).",
+  params: z.object({
+    labels: z
+      .array(z.string().min(1).max(60))
+      .min(1)
+      .max(1024)
+      .refine((a) => new Set(a).size === a.length, 'no duplicate items')
+      .optional(),
+  }),
+  handler({ services, owner, user, params }) {
     const listing = services.store.trackers.listing(owner.id);
+    if (params.labels) {
+      // A filtered list is not cached: the cache holds the whole listing per time zone.
+      const wanted = params.labels.map((l) => l.toLowerCase());
+      const hit = listing.trackers.filter((t) => wanted.some((w) => t.label.toLowerCase().includes(w)));
+      return { list: hit.map((t) => ({ ...trackerView(t, user.time_zone), tag_bindings: listing.bindings.get(t.id) ?? [] })) };
+    }
     let byZone = views.get(listing);
     if (!byZone) views.set(listing, (byZone = new Map()));
     let out = byZone.get(user.time_zone);
@@ -127,64 +139,3 @@ const remove = defineCall({
 });
 
 export const trackerCalls = [list, read, changePhone, corrupt, remove];
-
-/** Processing settings of a tracker (issue 5; docs/telemetry.md): how trips, parkings and jumps are told apart. */
-const settingsSchema = z.object({
-  parking_min_seconds: z.number().int().min(30).max(86_400),
-  parking_speed_kmh: z.number().min(0).max(50),
-  ignition_ends_trip: z.boolean(),
-  max_jump_speed_kmh: z.number().min(50).max(2000),
-  future_tolerance_seconds: z.number().int().min(0).max(86_400),
-  interval_mode_gap_seconds: z.number().int().min(60).max(86_400),
-  cluster_radius_meters: z.number().int().min(10).max(10_000),
-  /** km/h; null: no limit (speeding events, docs/events.md). */
-  speed_limit: z.number().min(1).max(1000).nullable(),
-});
-type SettingsView = z.infer<typeof settingsSchema>;
-
-function settingsView(s: TrackerSettings): SettingsView {
-  return {
-    parking_min_seconds: s.parkingMinSeconds,
-    parking_speed_kmh: s.parkingSpeedKmh,
-    ignition_ends_trip: s.ignitionEndsTrip,
-    max_jump_speed_kmh: s.maxJumpSpeedKmh,
-    future_tolerance_seconds: s.futureToleranceSeconds,
-    interval_mode_gap_seconds: s.intervalModeGapSeconds,
-    cluster_radius_meters: s.clusterRadiusMeters,
-    speed_limit: s.speedLimitKmh,
-  };
-}
-
-const settingsRead = defineCall({
-  path: 'tracker/settings/read',
-  summary: 'Processing settings of a tracker (trip/parking segmentation, jump filter, interval mode).',
-  params: z.object({ tracker_id: id }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id, 204);
-    return { value: settingsView(services.store.telemetry.settings(t.source_id)) };
-  },
-});
-
-const settingsUpdate = defineCall({
-  path: 'tracker/settings/update',
-  summary: "Change a tracker's processing settings (partial); its history is reprocessed with them.",
-  right: 'tracker_configure',
-  params: z.object({ tracker_id: id, settings: settingsSchema.partial() }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id, 204);
-    if (t.clone) throw new DomainError(219);
-    const v = { ...settingsView(services.store.telemetry.settings(t.source_id)), ...params.settings };
-    services.store.telemetry.setSettings(t.source_id, {
-      parkingMinSeconds: v.parking_min_seconds,
-      parkingSpeedKmh: v.parking_speed_kmh,
-      ignitionEndsTrip: v.ignition_ends_trip,
-      maxJumpSpeedKmh: v.max_jump_speed_kmh,
-      futureToleranceSeconds: v.future_tolerance_seconds,
-      intervalModeGapSeconds: v.interval_mode_gap_seconds,
-      clusterRadiusMeters: v.cluster_radius_meters,
-      speedLimitKmh: v.speed_limit,
-    });
-  },
-});
-
-export const trackerSettingsCalls = [settingsRead, settingsUpdate];

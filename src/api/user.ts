@@ -41,7 +41,7 @@ const auth = defineCall({
     if (store.sessions.activeCount(user.id, 'user', t, ttl) >= config.auth.maxSessionsPerUser) {
       throw new DomainError(104, {}, `Logins limit exceeded: at most ${config.auth.maxSessionsPerUser} sessions; reuse a session or log out of one`);
     }
-    return { hash: store.sessions.create(user.id, 'user', t) };
+    return { type: 'authenticated', hash: store.sessions.create(user.id, 'user', t) };
   },
 });
 

@@ -1,5 +1,6 @@
 /** Zones (spec: Zone; Zones, base path /zone). Designed details: docs/places-zones.md. */
 import { z } from 'zod';
+import { destination } from '../core/geo.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS, simplify, zoneAnchor } from '../imports/geometry.ts';
 import { batchZones } from '../imports/zones.ts';
@@ -8,8 +9,8 @@ import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
-import { address, batchFields, checkQuota, checkTags, filePart, geocoderParam, label, lat, lng, radius, uploadedFile } from './place.ts';
-import { id } from './schemas.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, uploadedFile } from './place.ts';
+import { geocoderParam, id } from './schemas.ts';
 
 const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
 const point = z.object({ lat, lng, node: z.boolean().default(false) });
@@ -31,7 +32,27 @@ export function zoneView(zone: ZoneRow, tags: number[]): Record<string, unknown>
   const out: Record<string, unknown> = { id: zone.id, type: zone.type, label: zone.label, address: zone.address, color: zone.color, tags };
   if (zone.type !== 'polygon') out.radius = zone.radius;
   if (zone.type === 'circle') out.center = { lat: zone.center_lat, lng: zone.center_lng };
+  out.bounds = boundsOf(zone);
   return out;
+}
+
+/**
+ * The documented `bounds` of a zone (issue 23): the axis-aligned box {nw, se} of its points, a
+ * sausage's widened by its radius, a circle's around its center; null for a zone without points.
+ */
+function boundsOf(z: ZoneRow): { nw: { lat: number; lng: number }; se: { lat: number; lng: number } } | null {
+  const box = z.type === 'circle' ? { n: z.center_lat!, s: z.center_lat!, w: z.center_lng!, e: z.center_lng! } : z.min_lat === null ? null : { n: z.max_lat!, s: z.min_lat!, w: z.min_lng!, e: z.max_lng! };
+  if (!box) return null;
+  const r = z.type === 'polygon' ? 0 : (z.radius ?? 0);
+  const km = r / 1000;
+  const n = r ? destination(box.n, box.w, 0, km).lat : box.n;
+  const s = r ? destination(box.s, box.w, 180, km).lat : box.s;
+  // Widest at the latitude nearest a pole.
+  const farLat = Math.abs(box.n) > Math.abs(box.s) ? box.n : box.s;
+  const w = r ? destination(farLat, box.w, 270, km).lng : box.w;
+  const e = r ? destination(farLat, box.e, 90, km).lng : box.e;
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return { nw: { lat: round(Math.min(90, n)), lng: round(w) }, se: { lat: round(Math.max(-90, s)), lng: round(e) } };
 }
 
 /** The members each type needs (circle: center and radius; sausage: radius), as 7 naming them. */

@@ -34,12 +34,12 @@ export function valueText(field: Field, value: FormValue | undefined, files: Map
       return value.value;
     case 'checkbox_group': {
       const group = field.type === 'checkbox_group' ? field.group : [];
-      return value.values.flatMap((on, i) => (on ? [group[i] ?? String(i)] : [])).join(', ');
+      return value.values.flatMap((on, i) => (on ? [group[i]?.label ?? String(i)] : [])).join(', ');
     }
     case 'dropdown':
     case 'radio_group': {
       const options = field.type === 'dropdown' || field.type === 'radio_group' ? field.options : [];
-      return value.value_index === null ? '' : (options[value.value_index] ?? String(value.value_index));
+      return value.value_index === null ? '' : (options[value.value_index]?.label ?? String(value.value_index));
     }
     case 'rating':
       return value.value === null ? '' : `${value.value} / ${field.type === 'rating' ? field.max_stars : value.value}`;

@@ -17,10 +17,18 @@ export const FIELD_TYPES = ['text', 'checkbox_group', 'dropdown', 'radio_group',
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 const label = z.string().trim().min(1).max(100);
+/**
+ * A choice of a checkbox group, dropdown or radio group: `{label}` as documented (issue 23). A bare
+ * string, the shape this server took before, is still read as `{label: string}`: templates made by
+ * clients written against docs/forms.md of then keep working.
+ */
+const choice = z.union([z.object({ label }), label.transform((l) => ({ label: l }))]);
+const choices = z.array(choice).min(1).max(MAX_CHOICES);
 const common = {
-  id: z.string().regex(/^[A-Za-z0-9]{1,19}$/, '1 to 19 letters or digits'),
+  // Letters and digits as documented, plus '-' and '_': the documentation's own ids are "Text-1".
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,19}$/, "1 to 19 letters, digits, '-' or '_'"),
   label,
-  description: z.string().max(512).default(''),
+  description: z.string().max(512).nullish().transform((d) => d ?? ''),
   required: z.boolean().default(false),
 };
 const extension = z
@@ -30,9 +38,9 @@ const extension = z
 
 export const fieldSchema = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.literal('text'), min_length: z.number().int().min(0).max(1024).default(0), max_length: z.number().int().min(1).max(1024).default(1024) }),
-  z.object({ ...common, type: z.literal('checkbox_group'), group: z.array(label).min(1).max(MAX_CHOICES), min_checked: z.number().int().min(0).max(MAX_CHOICES).default(0), max_checked: z.number().int().min(1).max(MAX_CHOICES).optional() }),
-  z.object({ ...common, type: z.literal('dropdown'), options: z.array(label).min(1).max(MAX_CHOICES) }),
-  z.object({ ...common, type: z.literal('radio_group'), options: z.array(label).min(1).max(MAX_CHOICES) }),
+  z.object({ ...common, type: z.literal('checkbox_group'), group: choices, min_checked: z.number().int().min(0).max(MAX_CHOICES).default(0), max_checked: z.number().int().min(1).max(MAX_CHOICES).optional() }),
+  z.object({ ...common, type: z.literal('dropdown'), options: choices }),
+  z.object({ ...common, type: z.literal('radio_group'), options: choices }),
   z.object({ ...common, type: z.literal('date'), disable_past: z.boolean().default(false), disable_future: z.boolean().default(false) }),
   z.object({ ...common, type: z.literal('rating'), max_stars: z.number().int().min(1).max(MAX_STARS).default(5) }),
   z.object({

@@ -13,6 +13,7 @@ export function templateView(t: FormTemplateRow, tz: string): Record<string, unk
     version: t.version,
     created: formatDateTime(t.created, tz),
     updated: formatDateTime(t.updated, tz),
+    default: t.is_default === 1,
   };
 }
 

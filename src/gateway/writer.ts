@@ -14,7 +14,7 @@ export class StoreUnavailable extends Error {}
 export class FixWriter {
   private worker: Worker;
   private next = 1;
-  private waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void; at: number }>();
+  private waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void; at: number; source: number }>();
   private outbox: Array<{ id: number; rows: PackedRows }> = [];
   private flushScheduled = false;
   private dead: Error | null = null;
@@ -30,6 +30,8 @@ export class FixWriter {
    * (/metrics' commit latency): once per commit, not per record.
    */
   onCommitLatency?: (seconds: number) => void;
+  /** Called with the device of each committed submit (the live channel marks its state changed: one Set add, docs/live.md). */
+  onStored?: (sourceId: number) => void;
 
   constructor(dbFile: string, opts: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
     this.worker = startWorker(new URL('./writer-worker.ts', import.meta.url), { dbFile, synchronous: opts.synchronous ?? 'FULL' });
@@ -52,7 +54,9 @@ export class FixWriter {
     const w = this.waiting.get(id);
     if (!w) return;
     this.waiting.delete(id);
-    error ? w.reject(error) : w.resolve();
+    if (error) return w.reject(error);
+    w.resolve();
+    this.onStored?.(w.source);
   }
 
   private fail(e: Error) {
@@ -74,7 +78,7 @@ export class FixWriter {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     const rows = pack(sourceId, records, now);
-    const p = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve: () => ((this.committed += records.length), resolve()), reject, at: performance.now() }));
+    const p = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve: () => ((this.committed += records.length), resolve()), reject, at: performance.now(), source: sourceId }));
     this.outbox.push({ id, rows });
     // One message per event-loop turn carries every submit of that turn.
     if (!this.flushScheduled) {

@@ -20,6 +20,17 @@ export interface GeoResult {
 /** The five geocoder type ids of the spec, mapped to configured providers (docs/geocoder.md). */
 export type GeocoderType = 'geocoder_type_1' | 'geocoder_type_2' | 'geocoder_type_3' | 'geocoder_type_4' | 'geocoder_type_5';
 export const GEOCODER_TYPES: readonly GeocoderType[] = ['geocoder_type_1', 'geocoder_type_2', 'geocoder_type_3', 'geocoder_type_4', 'geocoder_type_5'];
+/**
+ * The provider names of the public documentation, accepted as aliases of the five types in its
+ * order (issue 23): google, yandex, progorod, osm, locationiq are types 1 to 5.
+ */
+export const GEOCODER_ALIASES: Readonly<Record<string, GeocoderType>> = Object.freeze({
+  google: 'geocoder_type_1',
+  yandex: 'geocoder_type_2',
+  progorod: 'geocoder_type_3',
+  osm: 'geocoder_type_4',
+  locationiq: 'geocoder_type_5',
+});
 
 export interface GeocodeOptions {
   /** Preferred provider type; the default provider when absent or not configured. */

@@ -8,8 +8,8 @@
 import { formatDateTime } from '../core/time.ts';
 import type { Cell, LocaleInfo, MeasurementSystem } from './model.ts';
 
-const KM_PER_MILE = 1.609344;
-const L_PER_GAL: Record<MeasurementSystem, number> = { metric: 1, imperial: 4.54609, us: 3.785411784 };
+export const KM_PER_MILE = 1.609344;
+export const L_PER_GAL: Record<MeasurementSystem, number> = { metric: 1, imperial: 4.54609, us: 3.785411784 };
 
 /** A locale Intl accepts: the user's, else English. */
 export function usableLocale(locale: string): string {

@@ -45,43 +45,74 @@ function runAt(day: string, runTime: string, tz: string): number {
   return parseDateTime(`${day} ${runTime}:00`, tz)!;
 }
 
+/** The days a schedule fires on (documented `parameters.schedule`); absent: every day, Mondays or the 1st by period. */
+export type RunDays = { type: 'weekdays'; weekdays: number[] } | { type: 'month_days'; month_days: number[] };
+
+/** The days a period fires on when the schedule names none. */
+export function defaultRunDays(period: ReportPeriod): RunDays {
+  if (period === 'previous_day') return { type: 'weekdays', weekdays: [1, 2, 3, 4, 5, 6, 7] };
+  return period === 'previous_week' ? { type: 'weekdays', weekdays: [1] } : { type: 'month_days', month_days: [1] };
+}
+
+const firesOn = (days: RunDays, day: string) => (days.type === 'weekdays' ? days.weekdays.includes(isoWeekday(day)) : days.month_days.includes(Number(day.slice(8, 10))));
+
 /**
- * The latest period whose run moment is not after `now`: its first and next-after-last day
- * (yyyy-MM-dd, in the zone) and its instants [from, to).
+ * The latest period whose run moment is not after `now`: the last day the schedule fires on whose
+ * run time has passed, and the period before it (the day before, the 7 days before, or the
+ * calendar month before that day's month). Answers its first and next-after-last day (yyyy-MM-dd,
+ * in the zone) and its instants [from, to).
  */
-export function duePeriod(period: ReportPeriod, runTime: string, now: number, tz: string): { start: string; end: string; from: number; to: number } {
+export function duePeriod(period: ReportPeriod, runTime: string, now: number, tz: string, runDays: RunDays = defaultRunDays(period)): { start: string; end: string; from: number; to: number } {
   const today = formatDateTime(now, tz).slice(0, 10);
-  let end: string;
+  let day = now >= runAt(today, runTime, tz) ? today : addDays(today, -1);
+  // At most a year back: month days such as 31 are met within two months, weekdays within a week.
+  for (let i = 0; i < 366 && !firesOn(runDays, day); i++) day = addDays(day, -1);
+  let end = day;
   let start: string;
-  if (period === 'previous_day') {
-    end = now >= runAt(today, runTime, tz) ? today : addDays(today, -1);
-    start = addDays(end, -1);
-  } else if (period === 'previous_week') {
-    end = addDays(today, 1 - isoWeekday(today));
-    if (end === today && now < runAt(today, runTime, tz)) end = addDays(end, -7);
-    start = addDays(end, -7);
-  } else {
-    end = `${today.slice(0, 8)}01`;
-    if (end === today && now < runAt(today, runTime, tz)) end = addMonths(end, -1);
+  if (period === 'previous_day') start = addDays(end, -1);
+  else if (period === 'previous_week') start = addDays(end, -7);
+  else {
+    end = `${day.slice(0, 8)}01`;
     start = addMonths(end, -1);
   }
   return { start, end, from: parseDateTime(`${start} 00:00:00`, tz)!, to: parseDateTime(`${end} 00:00:00`, tz)! };
 }
 
-/** The schedule object the API answers. */
+/** The stored run days of a schedule. */
+export const runDaysOf = (r: Pick<ReportScheduleRow, 'run_days' | 'period'>): RunDays => (r.run_days ? (JSON.parse(r.run_days) as RunDays) : defaultRunDays(r.period));
+
+const DOCUMENTED_PERIOD: Record<ReportPeriod, string> = { previous_day: '1d', previous_week: '1w', previous_month: '1m' };
+
+/**
+ * The schedule object the API answers: the documented members (enabled, parameters, fire_time,
+ * last_result) and, beside them, the flat members of our older shape (docs/schedules.md).
+ */
 export function reportScheduleView(r: ReportScheduleRow, tz: string) {
+  const targets = r.employees ? { employees: JSON.parse(r.employees) as number[] } : { trackers: JSON.parse(r.trackers!) as number[] };
   return {
     id: r.id,
+    enabled: r.enabled === 1,
+    parameters: {
+      period: DOCUMENTED_PERIOD[r.period],
+      schedule: runDaysOf(r),
+      report: { ...targets, title: r.title, time_filter: r.time_filter ? JSON.parse(r.time_filter) : null, geocoder: r.geocoder, plugin: JSON.parse(r.plugin) },
+      emails: JSON.parse(r.recipients) as string[],
+      // Our xlsx is what the documentation's "xls" asks for (as report/tracker/download).
+      email_format: r.format === 'xlsx' ? 'xls' : 'pdf',
+      email_zip: false,
+      sending_time: `${r.run_time}:00`,
+    },
+    fire_time: r.last_run === null ? null : formatDateTime(r.last_run, tz),
+    last_result: r.last_report_id === null ? null : { success: r.last_error === null, id: r.last_report_id },
     title: r.title,
     plugin: JSON.parse(r.plugin),
-    ...(r.employees ? { employees: JSON.parse(r.employees) as number[] } : { trackers: JSON.parse(r.trackers!) as number[] }),
+    ...targets,
     time_filter: r.time_filter ? JSON.parse(r.time_filter) : null,
     geocoder: r.geocoder,
     period: r.period,
     run_time: r.run_time,
     format: r.format,
     recipients: JSON.parse(r.recipients) as string[],
-    enabled: r.enabled === 1,
     last_run: r.last_run === null ? null : formatDateTime(r.last_run, tz),
     last_error: r.last_error,
     created: formatDateTime(r.created, tz),
@@ -103,7 +134,7 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
     if (!user || !owner) continue;
     // Days and run time in the owner's time zone, as task schedules; language and units the user's.
     const tz = owner.time_zone;
-    const p = duePeriod(s.period, s.run_time, now, tz);
+    const p = duePeriod(s.period, s.run_time, now, tz, runDaysOf(s));
     if (s.last_period !== null && s.last_period >= p.start) continue;
     const plugin = JSON.parse(s.plugin) as StoredParams['plugin'];
     let reportId: number | null = null;
@@ -150,6 +181,12 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
     }
     if (r.state !== 'ready') continue;
     const owner = store.users.get(s.owner_id);
+    const recipients = JSON.parse(s.recipients) as string[];
+    // Documented: emails are optional; without any the report is only queued (report/tracker/list).
+    if (!recipients.length) {
+      store.reportSchedules.done(s.id, reportId, null);
+      continue;
+    }
     try {
       // The JSON goes to the render thread as bytes: parsed there, not on the event loop.
       const file = await deps.reportFiles.render(s.format, await unzip(store.reports.body(s.owner_id, reportId)!), { headless: false });
@@ -158,7 +195,7 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
       const last = formatDateTime(r.to_time - 1, tz).slice(0, 10);
       const period = from === last ? from : `${from}..${last}`;
       await deps.mailer.send({
-        to: (JSON.parse(s.recipients) as string[]).join(', '),
+        to: recipients.join(', '),
         subject: `${r.title}: ${period}`,
         text: `${r.title}, ${period}: the report is attached.`,
         attachments: [{ filename: `${r.title} ${period}.${file.extension}`, content: file.body, contentType: file.contentType }],

@@ -16,6 +16,9 @@ export interface EmployeeRow {
   driver_license_number: string;
   driver_license_cats: string;
   driver_license_valid_till: string | null;
+  /** Documented members kept since migration 041. */
+  driver_license_issue_date: string | null;
+  ssn: string;
   hardware_key: string | null;
   icon_id: number | null;
   avatar_file_name: string | null;
@@ -37,6 +40,7 @@ export const FORMER_PREFIX = 'Deleted ';
 const COLUMNS = [
   'tracker_id', 'first_name', 'middle_name', 'last_name', 'email', 'phone', 'driver_license_number', 'driver_license_cats',
   'driver_license_valid_till', 'hardware_key', 'department_id', 'lat', 'lng', 'address', 'personnel_number', 'fuel_consumption', 'fuel_cost',
+  'driver_license_issue_date', 'ssn',
 ] as const satisfies ReadonlyArray<keyof EmployeeData>;
 
 export class EmployeeStore {

@@ -43,12 +43,16 @@ export interface DomainEvent {
 }
 
 // One index range per tracker: (source_id, time). Domain events of a tracker are not its clones'.
-const LIST_SQL = `SELECT e.id, t.id AS tracker_id, e.type, e.time, e.lat, e.lng, e.extra
-  FROM json_each(@trackers) j JOIN trackers t ON t.id = j.value
+const FROM_SQL = `FROM json_each(@trackers) j JOIN trackers t ON t.id = j.value
   JOIN events e ON e.source_id = t.source_id AND e.time >= @from AND e.time <= @to AND (e.tracker_id IS NULL OR e.tracker_id = t.id)
-  WHERE (@types IS NULL OR e.type IN (SELECT value FROM json_each(@types)))
+  WHERE (@types IS NULL OR e.type IN (SELECT value FROM json_each(@types)))`;
+const LIST_SQL = `SELECT e.id, t.id AS tracker_id, e.type, e.time, e.lat, e.lng, e.extra ${FROM_SQL}
     AND (@afterTime IS NULL OR e.time > @afterTime OR (e.time = @afterTime AND e.id > @afterId))
   ORDER BY e.time, e.id, t.id LIMIT @limit`;
+/** Newest first (history/tracker/list `ascending: false`); no paging. */
+const LIST_DESC_SQL = `SELECT e.id, t.id AS tracker_id, e.type, e.time, e.lat, e.lng, e.extra ${FROM_SQL}
+  ORDER BY e.time DESC, e.id DESC, t.id DESC LIMIT @limit`;
+const COUNT_SQL = `SELECT count(*) ${FROM_SQL}`;
 
 /** What the connection watcher recorded in one check. */
 export interface ConnectionChanges {
@@ -58,6 +62,8 @@ export interface ConnectionChanges {
 
 export class EventStore {
   private listStmt;
+  private listDescStmt;
+  private countStmt;
   private insertStmt;
   private sourceStmt;
   private silentStmt;
@@ -70,6 +76,8 @@ export class EventStore {
 
   constructor(db: DB) {
     this.listStmt = db.prepare<Record<string, unknown>, Omit<EventRow, 'extra'> & { extra: string | null }>(LIST_SQL);
+    this.listDescStmt = db.prepare<Record<string, unknown>, Omit<EventRow, 'extra'> & { extra: string | null }>(LIST_DESC_SQL);
+    this.countStmt = db.prepare<Record<string, unknown>, number>(COUNT_SQL).pluck();
     this.insertStmt = db.prepare('INSERT INTO events (source_id, tracker_id, type, time, decided, lat, lng, extra) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)');
     this.sourceStmt = db.prepare<[number], number>('SELECT source_id FROM trackers WHERE id = ?').pluck();
     // Devices with a live tracker, silent since before the cutoff, not yet recorded as lost.
@@ -123,16 +131,15 @@ export class EventStore {
    * The events of these trackers in [from, to], of the given types, ordered by time (then id),
    * at most `limit`; page on with `after` = the last one's time and id.
    */
-  list(q: EventQuery): EventRow[] {
-    const rows = this.listStmt.all({
-      trackers: JSON.stringify(q.trackerIds),
-      from: q.from,
-      to: q.to,
-      types: q.types ? JSON.stringify(q.types) : null,
-      afterTime: q.after?.time ?? null,
-      afterId: q.after?.id ?? 0,
-      limit: q.limit,
-    });
+  /** How many events the query finds without its limit (history/tracker/list `total`). */
+  count(q: Omit<EventQuery, 'limit' | 'after'>): number {
+    return this.countStmt.get({ trackers: JSON.stringify(q.trackerIds), from: q.from, to: q.to, types: q.types ? JSON.stringify(q.types) : null })!;
+  }
+
+  /** `descending`: newest first (without `after`). */
+  list(q: EventQuery & { descending?: boolean }): EventRow[] {
+    const base = { trackers: JSON.stringify(q.trackerIds), from: q.from, to: q.to, types: q.types ? JSON.stringify(q.types) : null, limit: q.limit };
+    const rows = q.descending ? this.listDescStmt.all(base) : this.listStmt.all({ ...base, afterTime: q.after?.time ?? null, afterId: q.after?.id ?? 0 });
     return rows.map((r) => ({ ...r, extra: r.extra ? (JSON.parse(r.extra) as Record<string, unknown>) : {} }));
   }
 

@@ -10,6 +10,8 @@ export interface FormTemplateRow {
   fields: string;
   submit_in_zone: number;
   version: number;
+  /** 1: the user's default template (migration 041); at most one per user. */
+  is_default: number;
   created: number;
   updated: number;
 }
@@ -19,6 +21,7 @@ export interface TemplateDraft {
   description: string;
   fields: string;
   submit_in_zone: boolean;
+  is_default?: boolean;
 }
 
 export class FormTemplateStore {
@@ -27,12 +30,14 @@ export class FormTemplateStore {
   private insertStmt;
   private updateStmt;
   private deleteStmt;
+  private clearDefaultStmt;
 
-  constructor(db: DB) {
+  constructor(private db: DB) {
     this.getStmt = db.prepare<[number, number], FormTemplateRow>('SELECT * FROM form_templates WHERE id = ? AND user_id = ?');
     this.listStmt = db.prepare<[number], FormTemplateRow>('SELECT * FROM form_templates WHERE user_id = ? ORDER BY id');
-    this.insertStmt = db.prepare('INSERT INTO form_templates (user_id, label, description, fields, submit_in_zone, version, created, updated) VALUES (?, ?, ?, ?, ?, 1, ?, ?)');
-    this.updateStmt = db.prepare('UPDATE form_templates SET label = ?, description = ?, fields = ?, submit_in_zone = ?, version = version + 1, updated = ? WHERE id = ? AND user_id = ?');
+    this.insertStmt = db.prepare('INSERT INTO form_templates (user_id, label, description, fields, submit_in_zone, is_default, version, created, updated) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)');
+    this.updateStmt = db.prepare('UPDATE form_templates SET label = ?, description = ?, fields = ?, submit_in_zone = ?, is_default = ?, version = version + 1, updated = ? WHERE id = ? AND user_id = ?');
+    this.clearDefaultStmt = db.prepare('UPDATE form_templates SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id <> ?');
     this.deleteStmt = db.prepare('DELETE FROM form_templates WHERE id = ? AND user_id = ?');
   }
 
@@ -43,10 +48,18 @@ export class FormTemplateStore {
     return this.listStmt.all(userId);
   }
   create(userId: number, d: TemplateDraft, now: number): number {
-    return Number(this.insertStmt.run(userId, d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, now, now).lastInsertRowid);
+    return this.db.transaction(() => {
+      const id = Number(this.insertStmt.run(userId, d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, d.is_default ? 1 : 0, now, now).lastInsertRowid);
+      if (d.is_default) this.clearDefaultStmt.run(userId, id);
+      return id;
+    })();
   }
   update(userId: number, id: number, d: TemplateDraft, now: number): boolean {
-    return this.updateStmt.run(d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, now, id, userId).changes > 0;
+    return this.db.transaction(() => {
+      const changed = this.updateStmt.run(d.label, d.description, d.fields, d.submit_in_zone ? 1 : 0, d.is_default ? 1 : 0, now, id, userId).changes > 0;
+      if (changed && d.is_default) this.clearDefaultStmt.run(userId, id);
+      return changed;
+    })();
   }
   /** Forms made from it keep their copy; their template_id becomes null (foreign key ON DELETE SET NULL). */
   delete(userId: number, id: number): boolean {

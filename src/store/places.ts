@@ -60,6 +60,8 @@ export type PlaceTextField = keyof typeof PLACE_TEXT_COLUMNS;
 
 export interface PlaceQuery {
   ids?: number[];
+  /** Places carrying every one of these tags (documented place/list tag_ids; issue 23). */
+  tagIds?: number[];
   /** Text matched (case-insensitive, anywhere) against label, description, address, external_id and custom field values. */
   filter?: string;
   /** Checked conditions (src/core/conditions.ts); fields are PLACE_FIELDS or custom place field ids. */
@@ -200,6 +202,10 @@ export class PlaceStore {
     // The ids as one JSON array parameter (10,000 ids would pass SQLite's bound-variable limit).
     if (q.ids) s.add(q.ids.length ? `p.id IN ${JSON_LIST}` : '0', ...(q.ids.length ? [JSON.stringify(q.ids)] : []));
     if (q.filter) this.filterTerm(s, userId, q.filter);
+    if (q.tagIds?.length) {
+      const tags = [...new Set(q.tagIds)];
+      s.add(`(SELECT COUNT(*) FROM entity_tags et WHERE et.entity_type = 'place' AND et.entity_id = p.id AND et.tag_id IN ${JSON_LIST}) = ?`, JSON.stringify(tags), tags.length);
+    }
     if (q.where.sql !== '1=1') s.add(`(${q.where.sql})`, ...q.where.params);
     for (const c of q.contains) {
       const col = PLACE_TEXT_COLUMNS[c.field];

@@ -23,14 +23,18 @@ export interface ReportScheduleRow {
   last_error: string | null;
   report_id: number | null;
   mail_attempts: number;
+  /** JSON {type: 'weekdays', weekdays} or {type: 'month_days', month_days}: the days it fires on; null: the period's default (migration 041). */
+  run_days: string | null;
+  /** The last report queued, also once mailed (migration 041). */
+  last_report_id: number | null;
   created: number;
   updated: number;
 }
 
 /** The columns a user writes (last_period too: set to the period already due, so nothing fires at once). */
-export type ReportScheduleDraft = Pick<ReportScheduleRow, 'title' | 'plugin' | 'trackers' | 'employees' | 'time_filter' | 'geocoder' | 'period' | 'run_time' | 'format' | 'recipients' | 'enabled' | 'last_period'>;
+export type ReportScheduleDraft = Pick<ReportScheduleRow, 'title' | 'plugin' | 'trackers' | 'employees' | 'time_filter' | 'geocoder' | 'period' | 'run_time' | 'format' | 'recipients' | 'enabled' | 'last_period' | 'run_days'>;
 
-const COLUMNS = ['title', 'plugin', 'trackers', 'employees', 'time_filter', 'geocoder', 'period', 'run_time', 'format', 'recipients', 'enabled', 'last_period'] as const;
+const COLUMNS = ['title', 'plugin', 'trackers', 'employees', 'time_filter', 'geocoder', 'period', 'run_time', 'format', 'recipients', 'enabled', 'last_period', 'run_days'] as const;
 
 export class ReportScheduleStore {
   private getStmt;
@@ -56,7 +60,7 @@ export class ReportScheduleStore {
     this.deleteStmt = db.prepare('DELETE FROM report_schedules WHERE id = ? AND owner_id = ?');
     this.enabledStmt = db.prepare<[], ReportScheduleRow>('SELECT * FROM report_schedules WHERE enabled = 1 ORDER BY id');
     this.pendingStmt = db.prepare<[], ReportScheduleRow>('SELECT * FROM report_schedules WHERE report_id IS NOT NULL ORDER BY id');
-    this.queuedStmt = db.prepare('UPDATE report_schedules SET last_period = ?, last_run = ?, report_id = ?, mail_attempts = 0, last_error = ? WHERE id = ?');
+    this.queuedStmt = db.prepare('UPDATE report_schedules SET last_period = ?, last_run = ?, report_id = ?, last_report_id = COALESCE(?, last_report_id), mail_attempts = 0, last_error = ? WHERE id = ?');
     this.doneStmt = db.prepare('UPDATE report_schedules SET report_id = NULL, last_error = ? WHERE id = ? AND report_id = ?');
     this.errorStmt = db.prepare('UPDATE report_schedules SET last_error = ? WHERE id = ?');
     this.attemptStmt = db.prepare('UPDATE report_schedules SET mail_attempts = mail_attempts + 1, last_error = ? WHERE id = ?');
@@ -90,7 +94,7 @@ export class ReportScheduleStore {
   }
   /** The period was queued (reportId) or skipped (null, with the reason). */
   queued(id: number, period: string, at: number, reportId: number | null, error: string | null): void {
-    this.queuedStmt.run(period, at, reportId, error, id);
+    this.queuedStmt.run(period, at, reportId, reportId, error, id);
   }
   /** The report was mailed (error null) or given up on. */
   done(id: number, reportId: number, error: string | null): void {

@@ -59,6 +59,15 @@ export class SessionStore {
     return hash;
   }
 
+  /**
+   * The session while it has not expired, without renewing it nor deleting it: the live channel
+   * checks its socket's session this way (an open socket is no use of the session, docs/live.md).
+   */
+  alive(hash: string, now: number, ttlMs: number, version?: number): SessionRow | undefined {
+    const s = this.cache.get(hash, () => this.getStmt.get(hash) ?? null, version);
+    return s && s.last_used >= now - ttlMs ? s : undefined;
+  }
+
   /** The session if it exists and was used within the TTL; refreshes its last use. */
   find(hash: string, now: number, ttlMs: number, version?: number): SessionRow | undefined {
     const s = this.cache.get(hash, () => this.getStmt.get(hash) ?? null, version);

@@ -21,6 +21,9 @@ export interface TaskScheduleRow {
   days: string;
   from_time: string;
   to_time: string;
+  /** Minutes; null: made with to_time (a wall-clock end). Migration 041. */
+  duration: number | null;
+  min_arrival_duration: number;
   days_ahead: number;
   enabled: number;
   last_error: string | null;
@@ -31,7 +34,7 @@ export interface TaskScheduleRow {
 /** The columns a user writes. */
 export type TaskScheduleDraft = Omit<TaskScheduleRow, 'id' | 'user_id' | 'last_error' | 'created' | 'updated'>;
 
-const COLUMNS = ['label', 'description', 'lat', 'lng', 'address', 'radius', 'tracker_id', 'max_delay', 'min_stay_duration', 'external_id', 'tags', 'fields', 'form_template_id', 'kind', 'days', 'from_time', 'to_time', 'days_ahead', 'enabled'] as const;
+const COLUMNS = ['label', 'description', 'lat', 'lng', 'address', 'radius', 'tracker_id', 'max_delay', 'min_stay_duration', 'external_id', 'tags', 'fields', 'form_template_id', 'kind', 'days', 'from_time', 'to_time', 'duration', 'min_arrival_duration', 'days_ahead', 'enabled'] as const;
 
 export class TaskScheduleStore {
   private getStmt;

@@ -231,6 +231,29 @@ export class TaskStore {
     })();
   }
 
+  /**
+   * A route's checkpoints become `items`, in that order (task/route/update with `checkpoints`): an item
+   * with `row` updates that checkpoint, one without is a new checkpoint following the route's
+   * assignment, and checkpoints not among the items are deleted. Answers the ids in order.
+   */
+  replaceCheckpoints(route: TaskRow, items: Array<{ row?: TaskRow; draft: TaskDraft }>, now: number): number[] {
+    return this.db.transaction(() => {
+      const kept = new Set(items.flatMap((i) => (i.row ? [i.row.id] : [])));
+      for (const c of this.checkpoints(route.id)) if (!kept.has(c.id)) this.deleteStmt.run(c.id, c.user_id);
+      const ids = items.map((item, ord) => {
+        if (!item.row) return this.insert(route.user_id, 'checkpoint', item.draft, { trackerId: route.tracker_id, status: route.status, origin: route.origin, now, routeId: route.id, ord });
+        const { tags, fields, ...cols } = item.draft;
+        this.updateStmt.run({ ...cols, id: item.row.id, user_id: item.row.user_id });
+        if (tags) this.tags.setEntityTags('task', item.row.id, tags);
+        if (fields) this.fields.save('task', item.row.id, fields);
+        this.renumberStmt.run(ord, item.row.id);
+        return item.row.id;
+      });
+      this.spanStmt.run({ id: route.id });
+      return ids;
+    })();
+  }
+
   /** Delete a task, a checkpoint (the rest of its route closes up) or a route with its checkpoints. */
   delete(row: TaskRow): void {
     this.db.transaction(() => {

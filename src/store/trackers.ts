@@ -61,6 +61,7 @@ export class TrackerStore {
   private setBlockedStmt;
   private corruptSourceStmt;
   private markDeletedStmt;
+  private setLabelStmt;
   private rulesStmt;
   private vehiclesStmt;
   private vehicleLabelStmt;
@@ -86,6 +87,7 @@ export class TrackerStore {
     this.setBlockedStmt = db.prepare('UPDATE sources SET blocked = ? WHERE id = ?');
     this.corruptSourceStmt = db.prepare("UPDATE sources SET corrupted = 1, device_id = 'corrupted-' || id || '-' || device_id, phone = NULL WHERE id = ?");
     this.markDeletedStmt = db.prepare('UPDATE trackers SET deleted = 1 WHERE id = ?');
+    this.setLabelStmt = db.prepare('UPDATE trackers SET label = ? WHERE id = ?');
     this.rulesStmt = db.prepare<[number], { id: number }>('SELECT rule_id AS id FROM rule_trackers WHERE tracker_id = ? ORDER BY rule_id');
     this.vehicleLabelStmt = db.prepare<[number, number], string>('SELECT label FROM vehicles WHERE user_id = ? AND tracker_id = ? ORDER BY id LIMIT 1').pluck();
     this.vehiclesStmt = db.prepare<[number], { id: number }>('SELECT id FROM vehicles WHERE tracker_id = ? ORDER BY id');
@@ -153,6 +155,10 @@ export class TrackerStore {
   }
   markDeleted(trackerId: number): void {
     this.markDeletedStmt.run(trackerId);
+  }
+  /** tracker/settings/update (issue 23); the listing's version moves by the trackers trigger. */
+  setLabel(trackerId: number, label: string): void {
+    this.setLabelStmt.run(label, trackerId);
   }
   /** The tariff of the devices the user owns (its own trackers' sources, not clones of others'): the admin command's `tariff set`. */
   setOwnedSourcesTariff(userId: number, tariffId: number): void {

@@ -14,6 +14,11 @@ export interface ZoneRow {
   radius: number | null;
   center_lat: number | null;
   center_lng: number | null;
+  /** The box of the points (polygon, sausage; migration 041), null for circles. */
+  min_lat: number | null;
+  max_lat: number | null;
+  min_lng: number | null;
+  max_lng: number | null;
 }
 
 export interface ZonePoint {
@@ -42,6 +47,7 @@ export class ZoneStore {
   private pointsStmt;
   private clearPointsStmt;
   private insertPointStmt;
+  private boxStmt;
 
   constructor(
     private db: DB,
@@ -56,6 +62,7 @@ export class ZoneStore {
     this.pointsStmt = db.prepare<[number], { lat: number; lng: number; node: number }>('SELECT lat, lng, node FROM zone_points WHERE zone_id = ? ORDER BY ordinal');
     this.clearPointsStmt = db.prepare('DELETE FROM zone_points WHERE zone_id = ?');
     this.insertPointStmt = db.prepare('INSERT INTO zone_points (zone_id, ordinal, lat, lng, node) VALUES (?, ?, ?, ?, ?)');
+    this.boxStmt = db.prepare('UPDATE zones SET min_lat = ?, max_lat = ?, min_lng = ?, max_lng = ? WHERE id = ?');
   }
 
   get(userId: number, id: number): ZoneRow | undefined {
@@ -118,5 +125,8 @@ export class ZoneStore {
   private writePoints(zoneId: number, points: ZonePoint[]): void {
     this.clearPointsStmt.run(zoneId);
     points.forEach((p, i) => this.insertPointStmt.run(zoneId, i, p.lat, p.lng, p.node ? 1 : 0));
+    const lats = points.map((p) => p.lat);
+    const lngs = points.map((p) => p.lng);
+    if (points.length) this.boxStmt.run(Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs), zoneId);
   }
 }

@@ -236,39 +236,57 @@ const SEMANTIC: Array<{ attr: string; type: string; name: string }> = [
 ];
 
 /**
- * Digital inputs in order: `in<n>` attributes, and the `input` bit mask (bit 0 = input 1) where a
- * protocol reports a mask. A named `in<n>` wins over the mask bit when it is newer.
+ * Numbered on/off lines in order: `<prefix><n>` attributes, and the bit mask attribute (bit 0 =
+ * line 1) where a protocol reports a mask. A named `<prefix><n>` wins over the mask bit when it is newer.
  */
-export function readInputs(latest: LatestAttrs, protocol: string): { inputs: boolean[]; states: InputState[]; time: number | null } {
+function readLines(latest: LatestAttrs, maskAttr: string, prefix: string, minBits: number): { lines: boolean[]; time: number | null } {
   const values = new Map<number, [boolean, number]>();
   let time: number | null = null;
   const seen = (t: number) => (time = time === null ? t : Math.max(time, t));
-  const mask = latest.input;
+  const mask = latest[maskAttr];
   const maskValue = mask ? toNumber(mask[0]) : undefined;
   if (mask && maskValue !== undefined) {
-    const bits = Math.max(PROTOCOL_RULES[protocol]?.inputBits ?? 8, Math.floor(maskValue).toString(2).length);
+    const bits = Math.max(minBits, Math.floor(maskValue).toString(2).length);
     for (let i = 0; i < bits; i++) values.set(i + 1, [Math.floor(maskValue / 2 ** i) % 2 === 1, mask[1]]);
     seen(mask[1]);
   }
-  for (const [attr, [v, t]] of Object.entries(latest)) {
-    const m = /^in(\d+)$/.exec(attr);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 64) continue;
-    const n = Number(m[1]);
+  // the live channel builds this for every changed tracker: no regex or entry arrays per attribute
+  for (const attr in latest) {
+    if (!attr.startsWith(prefix) || !NUMBER.test(attr.slice(prefix.length))) continue;
+    const n = Number(attr.slice(prefix.length));
+    if (n < 1 || n > 64) continue;
+    const [v, t] = latest[attr];
     const prev = values.get(n);
     if (!prev || t >= prev[1]) values.set(n, [v === true || (typeof v === 'number' && v !== 0), t]);
     seen(t);
   }
-  const count = values.size ? Math.max(...values.keys()) : 0;
-  const inputs = Array.from({ length: count }, (_, i) => values.get(i + 1)?.[0] ?? false);
+  let count = 0;
+  for (const n of values.keys()) if (n > count) count = n;
+  const lines: boolean[] = [];
+  for (let i = 1; i <= count; i++) lines.push(values.get(i)?.[0] ?? false);
+  return { lines, time };
+}
+const NUMBER = /^\d+$/;
+
+/** Digital inputs in order (`in<n>` and the `input` mask) and the semantic states (ignition, door, car alarm). */
+export function readInputs(latest: LatestAttrs, protocol: string): { inputs: boolean[]; states: InputState[]; time: number | null } {
+  const { lines: inputs, time: linesTime } = readLines(latest, 'input', 'in', PROTOCOL_RULES[protocol]?.inputBits ?? 8);
+  let time = linesTime;
   const states: InputState[] = [];
   for (const s of SEMANTIC) {
     const e = latest[s.attr];
     if (!e || typeof e[0] !== 'boolean') continue;
     states.push({ type: s.type, name: s.name, status: e[0], input_number: 0 });
-    seen(e[1]);
+    time = time === null ? e[1] : Math.max(time, e[1]);
   }
   inputs.forEach((status, i) => states.push({ type: 'custom', name: null, status, input_number: i + 1 }));
   return { inputs, states, time };
+}
+
+/** Digital outputs in order: `out<n>` attributes and the `output` bit mask. */
+export function readOutputs(latest: LatestAttrs): { outputs: boolean[]; time: number | null } {
+  const { lines, time } = readLines(latest, 'output', 'out', 0);
+  return { outputs: lines, time };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,35 +38,35 @@ const fix = (trackerId: number, f: { time: number; lat: number; lng: number; spe
     .prepare('INSERT OR REPLACE INTO device_state (source_id, fix_time, lat, lng, alt, speed, course, satellites, precision, last_time, attrs, updated) VALUES (?, ?, ?, ?, 0, ?, 0, 9, NULL, ?, ?, ?)')
     .run(source, f.time, f.lat, f.lng, f.speed, f.time, '{}', Date.now());
 };
-const deliveryHash = async () => (await s.call('user/session/delivery/create', { hash: ann.hash })).body.hash as string;
+const deliveryHash = async () => (await s.call('user/session/delivery/create', { hash: ann.hash })).body.value as string;
 const sessions = (userId: number) => s.sql.prepare("SELECT COUNT(*) FROM sessions WHERE user_id = ? AND type = 'delivery'").pluck().get(userId);
 
 describe('the delivery session', () => {
   it('create answers one hash per master (the existing one again), read answers it, revoke deletes it', async () => {
     expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body.status.code).toBe(201);
     const c = await s.call('user/session/delivery/create', { hash: bob.hash });
-    expect(c.body).toEqual({ success: true, hash: expect.stringMatching(/^[0-9a-f]{32}$/) });
-    expect(c.body.hash).not.toBe(bob.hash);
-    expect((await s.call('user/session/delivery/create', { hash: bob.hash })).body).toEqual({ success: true, hash: c.body.hash });
-    expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body).toEqual({ success: true, hash: c.body.hash });
+    expect(c.body).toEqual({ success: true, value: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(c.body.value).not.toBe(bob.hash);
+    expect((await s.call('user/session/delivery/create', { hash: bob.hash })).body).toEqual({ success: true, value: c.body.value });
+    expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body).toEqual({ success: true, value: c.body.value });
     expect(sessions(bob.id)).toBe(1);
     expect((await s.call('user/session/delivery/revoke', { hash: bob.hash })).body).toEqual({ success: true });
     expect(sessions(bob.id)).toBe(0);
-    const gone = await s.call('delivery/list', { hash: c.body.hash, external_id: 'x' });
+    const gone = await s.call('delivery/list', { hash: c.body.value, external_id: 'x' });
     expect(gone.body.status.code).toBe(4);
     expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body.status.code).toBe(201);
     expect((await s.call('user/session/delivery/revoke', { hash: bob.hash })).body.status.code).toBe(201);
     // A new one after a revoke is a different hash.
-    const again = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.hash;
-    expect(again).not.toBe(c.body.hash);
+    const again = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.value;
+    expect(again).not.toBe(c.body.value);
     await s.call('user/session/delivery/revoke', { hash: bob.hash });
   });
 
   it('an ended delivery session (unused past the session lifetime) is replaced by the next create', async () => {
-    const old = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.hash;
+    const old = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.value;
     s.sql.prepare('UPDATE sessions SET last_used = 0 WHERE hash = ?').run(old);
     expect((await s.call('user/session/delivery/read', { hash: bob.hash })).body.status.code).toBe(201);
-    const fresh = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.hash;
+    const fresh = (await s.call('user/session/delivery/create', { hash: bob.hash })).body.value;
     expect(fresh).not.toBe(old);
     expect(sessions(bob.id)).toBe(1);
     expect((await s.call('delivery/list', { hash: old, external_id: 'x' })).body.status.code).toBe(4);
@@ -177,7 +177,7 @@ describe('delivery/read and delivery/list', () => {
     const cp = (label: string) => ({ label, location: loc, external_id: 'R-9', ...PAST });
     const route = await s.call('task/route/create', { hash: ann.hash, route: { label: 'Round', external_id: 'R-9', tracker_id: tr }, checkpoints: [cp('A'), cp('B')] });
     expect(route.body.success).toBe(true);
-    const [a, b] = route.body.checkpoint_ids;
+    const [a, b] = route.body.result.checkpoint_ids;
     const h = await deliveryHash();
     // Only checkpoints: read answers the first one.
     expect((await s.call('delivery/read', { hash: h, external_id: 'R-9' })).body.task.id).toBe(a);

@@ -30,7 +30,7 @@ describe('employee/create, read, list', () => {
     expect(await read(r.body.id)).toEqual({
       id: r.body.id, tracker_id: null, first_name: 'Ann', middle_name: '', last_name: '', email: '', phone: '', driver_license_number: '', driver_license_cats: '',
       driver_license_valid_till: null, hardware_key: null, icon_id: null, avatar_file_name: null, department_id: null, location: null, personnel_number: '',
-      tags: [], fuel_consumption: 0, fuel_cost: 0, fields: {},
+      tags: [], fuel_consumption: 0, fuel_cost: 0, fields: {}, driver_license_issue_date: null, ssn: '', // documented (issue 23)
     });
   });
   it('round-trips every member; icon_id, avatar_file_name and id are ignored', async () => {
@@ -39,7 +39,7 @@ describe('employee/create, read, list', () => {
     const t2 = (await s.call('tag/create', { hash: ann.hash, tag: { name: 'day' } })).body.id;
     const full = {
       first_name: 'Jon', middle_name: 'Q', last_name: 'Public', email: 'jon@example.com', phone: '491701234567', driver_license_number: 'B072RRE2I55',
-      driver_license_cats: 'B, C', driver_license_valid_till: '2030-02-28', hardware_key: 'A1B2C3', department_id: dept,
+      driver_license_cats: 'B, C', driver_license_valid_till: '2030-02-28', driver_license_issue_date: '2020-02-28', ssn: '123-45-6789', hardware_key: 'A1B2C3', department_id: dept,
       location: { lat: 52.52, lng: 13.405, address: 'Unter den Linden 1, Berlin' }, personnel_number: 'P-001', tags: [t2, t1], fuel_consumption: 7.5, fuel_cost: 1.89,
     };
     const r = await create({ ...full, id: 5, icon_id: 9, avatar_file_name: 'x.png' });
@@ -289,7 +289,7 @@ describe('employee/batch_convert (checks and converts; creates nothing)', () => 
     expect(ok).toEqual({
       id: null, tracker_id: null, first_name: 'Ann', middle_name: '', last_name: 'Smith', email: 'ann@example.com', phone: '491701234567', driver_license_number: '',
       driver_license_cats: '', driver_license_valid_till: null, hardware_key: null, icon_id: null, avatar_file_name: null, department_id: null, location: null,
-      personnel_number: '', tags: [], fuel_consumption: 0, fuel_cost: 0, fields: {},
+      personnel_number: '', tags: [], fuel_consumption: 0, fuel_cost: 0, fields: {}, driver_license_issue_date: null, ssn: '',
     });
     expect(noContact.errors).toEqual([{ parameter: 'phone', error: 'an employee needs a phone or an e-mail' }]);
     expect(badMail.errors.map((e: any) => e.parameter)).toEqual(['email']);
@@ -332,7 +332,7 @@ describe('employee/batch_convert (checks and converts; creates nothing)', () => 
       [{ batch: 'a', fields: ['first_name', 'salary'] }, 'fields.1'],
       [{ batch: 'a', fields: ['first_name', 'first_name'] }, 'fields'],
       [{ batch: 'a', fields: [] }, 'fields'],
-      [{ batch: 'a', geocoder: 'google' }, 'geocoder'],
+      [{ batch: 'a', geocoder: 'bing' }, 'geocoder'], // 'google' is an alias of geocoder_type_1 since issue 23
       [{ batch: 'a', default_radius: 0 }, 'default_radius'],
       [{}, 'batch'],
     ] as const) {

@@ -107,7 +107,7 @@ describe('code 7 naming the parameter', () => {
     ['geocoder/search_location', { goal: 'ui' }, 'location'],
     ['geocoder/search_location', { location: { lat: 0, lng: 0 } }, 'goal'],
     ['geocoder/search_location', { location: { lat: 0, lng: 0 }, goal: 'batch' }, 'goal'],
-    ['geocoder/search_location', { location: { lat: 0, lng: 0 }, goal: 'ui', geocoder: 'google' }, 'geocoder'],
+    ['geocoder/search_location', { location: { lat: 0, lng: 0 }, goal: 'ui', geocoder: 'bing' }, 'geocoder'], // 'google' is the documentation's name of geocoder_type_1 since issue 23
     ['geocoder/search_location', { location: { lat: 0, lng: 0 }, goal: 'ui', lang: 'english please' }, 'lang'],
     ['geocoder/search_location', { location: { lat: 0, lng: 0 }, goal: 'ui', with_details: 'yes' }, 'with_details'],
     ['geocoder/search_address', { lang: 'en' }, 'q'],

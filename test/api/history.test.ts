@@ -44,6 +44,22 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
+/** The documented entry around our members: `type` "tracker", the event type as `event`, the label and emergency flag in `extra`. */
+const ev = (e: { id: number; type: string; tracker_id: number; time: string; location: { address: string } | null; message: string; extra: Record<string, unknown> }) => ({
+  id: e.id,
+  type: 'tracker',
+  event: e.type,
+  is_read: false,
+  tracker_id: e.tracker_id,
+  rule_id: null,
+  track_id: null,
+  time: e.time,
+  location: e.location,
+  address: e.location?.address ?? '',
+  message: e.message,
+  extra: { ...e.extra, tracker_label: s.store.trackers.getAny(e.tracker_id)!.label, emergency: e.type.startsWith('alarm_') },
+});
+
 const call = (hash: string, p: Record<string, unknown>) => s.call('history/tracker/list', { hash, ...p });
 const period = { from: '2026-11-20 08:00:00', to: '2026-11-20 09:00:00' };
 
@@ -54,9 +70,9 @@ describe('history/tracker/list', () => {
     expect(r.body).toEqual({
       success: true,
       list: [
-        { id: ids.enter, type: 'zone_enter', tracker_id: t1, time: '2026-11-20 08:01:00', location: { ...P, address }, message: 'Entered zone Depot', extra: { zone_id: zoneId, zone_label: 'Depot' } },
-        { id: ids.sos, type: 'alarm_sos', tracker_id: t2, time: '2026-11-20 08:01:30', location: { ...P, address }, message: 'Alarm: SOS', extra: {} },
-        {
+        ev({ id: ids.enter, type: 'zone_enter', tracker_id: t1, time: '2026-11-20 08:01:00', location: { ...P, address }, message: 'Entered zone Depot', extra: { zone_id: zoneId, zone_label: 'Depot' } }),
+        ev({ id: ids.sos, type: 'alarm_sos', tracker_id: t2, time: '2026-11-20 08:01:30', location: { ...P, address }, message: 'Alarm: SOS', extra: {} }),
+        ev({
           id: ids.speedEnd,
           type: 'speeding_end',
           tracker_id: t1,
@@ -64,9 +80,12 @@ describe('history/tracker/list', () => {
           location: { ...P, address },
           message: 'Speeding ended after 1 min: max 101.5 km/h, limit 90 km/h',
           extra: { start: '2026-11-20 08:01:00', max_speed: 101.5, duration: 60, speed_limit: 90 },
-        },
-        { id: ids.lost, type: 'connection_lost', tracker_id: t2, time: '2026-11-20 08:03:00', location: null, message: 'Connection lost', extra: { since: '2026-11-20 08:00:00' } },
+        }),
+        ev({ id: ids.lost, type: 'connection_lost', tracker_id: t2, time: '2026-11-20 08:03:00', location: null, message: 'Connection lost', extra: { since: '2026-11-20 08:00:00' } }),
       ],
+      limit_exceeded: false,
+      total: 4,
+      total_unread: 4,
     });
   });
 
@@ -75,6 +94,7 @@ describe('history/tracker/list', () => {
     expect(typed.body.list.map((e: { id: number }) => e.id)).toEqual([ids.sos, ids.lost]);
     const limited = await call(ann.hash, { trackers: [t1, t2], ...period, limit: 2 });
     expect(limited.body.list.map((e: { id: number }) => e.id)).toEqual([ids.enter, ids.sos]);
+    expect(limited.body).toMatchObject({ limit_exceeded: true, total: 4, total_unread: 4 });
     const one = await call(ann.hash, { trackers: [t2], ...period });
     expect(one.body.list.map((e: { id: number }) => e.id)).toEqual([ids.sos, ids.lost]);
   });
@@ -93,7 +113,7 @@ describe('history/tracker/list', () => {
   it("a clone lists its device's events as its own, not the other tracker's own events", async () => {
     const clone = s.store.trackers.clone(s.store.trackers.getAny(t2)!, bob.id, 'clone');
     const r = await call(bob.hash, { trackers: [clone], from: '2026-11-20 06:00:00', to: '2026-11-20 07:00:00' });
-    expect(r.body.list).toEqual([{ id: ids.sos, type: 'alarm_sos', tracker_id: clone, time: '2026-11-20 06:01:30', location: { ...P, address }, message: 'Alarm: SOS', extra: {} }]);
+    expect(r.body.list).toEqual([ev({ id: ids.sos, type: 'alarm_sos', tracker_id: clone, time: '2026-11-20 06:01:30', location: { ...P, address }, message: 'Alarm: SOS', extra: {} })]);
   });
 
   it('7 naming the parameter: from, to, types, limit, trackers', async () => {

@@ -88,8 +88,8 @@ describe('other create/update bodies as the JS client sends them', () => {
   it('task/route/create and task/route/update with checkpoints', async () => {
     const cp = (label: string, day: number) => ({ label, description: '', location: { lat: 52 + day / 10, lng: 13.4, address: `stop ${day}`, radius: 100 }, from: `2030-06-0${day} 08:00:00`, to: `2030-06-0${day} 10:00:00`, tags: [] });
     const c = await jsClient('task/route/create', { route: { label: 'Round', description: '', tracker_id: null, tags: [] }, checkpoints: [cp('A', 1), cp('B', 2)] });
-    expect(c).toMatchObject({ success: true, id: expect.any(Number) });
-    expect(await jsClient('task/route/update', { route: { id: c.id, label: 'Round 2', description: '', tracker_id: null, tags: [] } })).toEqual({ success: true });
+    expect(c).toMatchObject({ success: true, result: { id: expect.any(Number), checkpoint_ids: [expect.any(Number), expect.any(Number)] } });
+    expect(await jsClient('task/route/update', { route: { id: c.result.id, label: 'Round 2', description: '', tracker_id: null, tags: [] } })).toMatchObject({ success: true, result: { id: c.result.id, label: 'Round 2' } });
   });
   it('chat broadcast and mark_read with empty lists', async () => {
     expect(await jsClient('tracker/chat/broadcast', { trackers: [], message: 'hello' })).toEqual({ success: true, sent_to: [], not_sent_to: [] });

@@ -43,6 +43,18 @@ describe('report/schedule calls', () => {
     const stamp = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Vilnius', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(row.created));
     const value = {
       id: r.body.id,
+      // The documented members (issue 23), beside the flat ones of our older shape.
+      parameters: {
+        period: '1d',
+        schedule: { type: 'weekdays', weekdays: [1, 2, 3, 4, 5, 6, 7] },
+        report: { trackers: [van], title: 'Daily trips', time_filter: { from: '08:00', to: '18:00', weekdays: [1, 2, 3, 4, 5] }, geocoder: 'geocoder_type_2', plugin: { plugin_id: 4, show_seconds: false, hide_empty_tabs: false, filter: true, show_coordinates: false } },
+        emails: ['boss@example.com', 'fleet@example.com'],
+        email_format: 'xls',
+        email_zip: false,
+        sending_time: '07:30:00',
+      },
+      fire_time: null,
+      last_result: null,
       title: 'Daily trips',
       plugin: { plugin_id: 4, show_seconds: false, hide_empty_tabs: false, filter: true, show_coordinates: false },
       trackers: [van],

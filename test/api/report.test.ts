@@ -126,7 +126,7 @@ describe('report/tracker/generate', () => {
       [{ trackers: [] }, 'trackers'],
       [{ time_filter: { from: '8:00', to: '18:00', weekdays: [1] } }, 'time_filter.from'],
       [{ time_filter: { from: '08:00', to: '18:00', weekdays: [0] } }, 'time_filter.weekdays.0'],
-      [{ geocoder: 'google' }, 'geocoder'],
+      [{ geocoder: 'bing' }, 'geocoder'], // 'google' is an alias of geocoder_type_1 since issue 23
       [{ plugin: { plugin_id: 4, filter: 'yes' } }, 'plugin.filter'],
       [{ plugin: { plugin_id: 8, min_minutes_in_zone: -1 } }, 'plugin.min_minutes_in_zone'],
       [{ plugin: { plugin_id: 91, attributes: ['Bad Name'] } }, 'plugin.attributes.0'],
@@ -258,18 +258,20 @@ describe('status, retrieve, download, delete', () => {
           {
             header: 'Van 1',
             entity_ids: [t1],
+            additional_field: '',
             sections: [
-              { type: 'map_table', header: 'Trips', columns: expect.any(Array), rows: [], track: [] },
+              { type: 'table', header: 'Trips', columns: expect.any(Array), column_groups: [], data: [{ header: 'Trips', rows: [], total: null }] },
               {
-                type: 'text',
+                type: 'map_table',
                 header: 'Summary',
-                data: [
-                  { k: 'Trips', v: { v: '0', raw: 0, type: 'number' } },
-                  { k: 'Total distance', v: { v: '0.00 km', raw: 0, type: 'distance' } },
-                  { k: 'Driving time', v: { v: '0:00', raw: 0, type: 'duration' } },
-                  { k: 'Max speed', v: { v: '0 km/h', raw: 0, type: 'speed' } },
-                  { k: 'Average speed', v: { v: '0 km/h', raw: 0, type: 'speed' } },
+                rows: [
+                  { name: 'Trips', v: '0', raw: 0, highlight: false },
+                  { name: 'Total distance, km', v: '0.00', raw: 0, highlight: false },
+                  { name: 'Driving time', v: '0:00', raw: 0, highlight: false },
+                  { name: 'Max speed, km/h', v: '0', raw: 0, highlight: false },
+                  { name: 'Average speed, km/h', v: '0', raw: 0, highlight: false },
                 ],
+                track: [],
               },
             ],
           },
@@ -301,10 +303,10 @@ describe('status, retrieve, download, delete', () => {
     }
     const places = async (id: number) => {
       const r = await call('report/tracker/retrieve', { hash: cy.hash, report_id: id });
-      const row = r.body.report.sheets[0].sections[0].rows[0].data;
+      const row = r.body.report.sheets[0].sections[0].data[0].rows[0];
       return [row.start_address, row.end_address];
     };
-    const place = (lat: number, lng: number, address: string) => ({ v: address, raw: null, type: 'location', location: { lat, lng, address } });
+    const place = (lat: number, lng: number, address: string) => ({ v: address, raw: null, type: 'value', location: { lat, lng } });
     expect(await places(offline)).toEqual([place(54.6872, 25.2797, 'Vilnius, Lithuania'), place(54.7, 25.28, 'Vilnius, Lithuania')]);
     expect(await places(remote)).toEqual([place(54.6872, 25.2797, 'asked of the main thread'), place(54.7, 25.28, 'asked of the main thread')]);
   }, 150_000);

@@ -18,13 +18,13 @@ describe('tags', () => {
     expect(a.body).toEqual({ success: true, id: expect.any(Number) });
     const b = await s.call('tag/create', { hash: ann.hash, tag: { name: 'South' } });
     expect((await s.call('tag/list', { hash: ann.hash })).body.list).toEqual([
-      { id: a.body.id, name: 'North region', color: 'FF0000' },
-      { id: b.body.id, name: 'South', color: '27A9E3' },
+      { id: a.body.id, avatar_file_name: null, name: 'North region', color: 'FF0000' },
+      { id: b.body.id, avatar_file_name: null, name: 'South', color: '27A9E3' },
     ]);
     expect((await s.call('tag/list', { hash: ann.hash, filter: 'rth' })).body.list.map((t: any) => t.name)).toEqual(['North region']);
     expect((await s.call('tag/update', { hash: ann.hash, tag: { id: b.body.id, name: 'Süd', color: '00FF00' } })).body).toEqual({ success: true });
     expect((await s.call('tag/delete', { hash: ann.hash, tag_id: a.body.id })).body).toEqual({ success: true });
-    expect((await s.call('tag/list', { hash: ann.hash })).body.list).toEqual([{ id: b.body.id, name: 'Süd', color: '00FF00' }]);
+    expect((await s.call('tag/list', { hash: ann.hash })).body.list).toEqual([{ id: b.body.id, avatar_file_name: null, name: 'Süd', color: '00FF00' }]);
   });
   it('7 for a filter of 1-2 or over 60 characters, a bad colour, an empty name', async () => {
     for (const [call, p, param] of [

@@ -75,7 +75,7 @@ describe('task/form/create, read, delete; form/read', () => {
         description: 'Monthly check',
         fields: [
           { id: 'note', label: 'Note', description: '', required: true, type: 'text', min_length: 2, max_length: 50 },
-          { id: 'radio', label: 'OK?', description: '', required: false, type: 'radio_group', options: ['Yes', 'No'] },
+          { id: 'radio', label: 'OK?', description: '', required: false, type: 'radio_group', options: [{ label: 'Yes' }, { label: 'No' }] },
           { id: 'pics', label: 'Photos', description: '', required: false, type: 'photo', max_files: 2 },
           { id: 'sep', label: 'Section', description: '', required: false, type: 'separator' },
         ],
@@ -109,7 +109,7 @@ describe('task/form/create, read, delete; form/read', () => {
   it('201: unknown task, another user\'s task or template, unknown template, a route; nothing stored', async () => {
     const id = await newTask();
     const bobTask = await newTask({}, {}, bob.hash);
-    const route = (await s.call('task/route/create', { hash: ann.hash, route: { label: 'R' }, checkpoints: [task()] })).body;
+    const route = (await s.call('task/route/create', { hash: ann.hash, route: { label: 'R' }, checkpoints: [task()] })).body.result;
     const before = formCount();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ task_id: 99999, template_id: tplA }, 'Not found in the database: task 99999'],

@@ -467,7 +467,7 @@ describe('task/batch_convert', () => {
       [{ default_duration: 0 }, 'default_duration'],
       [{ default_max_delay: -1 }, 'default_max_delay'],
       [{ location_check_mode: 'strict' }, 'location_check_mode'],
-      [{ geocoder: 'google' }, 'geocoder'],
+      [{ geocoder: 'bing' }, 'geocoder'], // 'google' is an alias of geocoder_type_1 since issue 23
     ] as const) {
       const x = await call({ batch: 'a', ...p });
       expect(x.body.status.code, parameter).toBe(7);

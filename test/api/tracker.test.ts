@@ -33,6 +33,21 @@ describe('tracker/list and tracker/read', () => {
     const { tag_bindings, ...rest } = t;
     expect(read.body).toEqual({ success: true, value: rest });
   });
+  it('labels: only trackers whose label contains one of the strings (case-insensitive); 7 for bad lists', async () => {
+    const u = await s.user('labels@example.com');
+    const ids = ['aa1', 'bb2', 'cc3', 'AAx'].map((label, i) => s.addTracker(u.id, `86000000000090${i}`, { label }));
+    const listed = async (labels: unknown) => (await s.call('tracker/list', { hash: u.hash, labels })).body;
+    expect((await listed(['aa', 'b'])).list.map((t: any) => t.label)).toEqual(['aa1', 'bb2', 'AAx']);
+    expect((await listed(['zz'])).list).toEqual([]);
+    const all = await s.call('tracker/list', { hash: u.hash });
+    expect(all.body.list.map((t: any) => t.id)).toEqual(ids);
+    expect((await listed(['cc3'])).list).toEqual([all.body.list[2]]);
+    for (const bad of [[], ['a', 'a'], [''], ['x'.repeat(61)], [null]]) {
+      const r = await listed(bad);
+      expect(r.status.code, JSON.stringify(bad)).toBe(7);
+      expect(r.errors[0].parameter).toMatch(/^labels/);
+    }
+  });
   it("another user's tracker behaves as not found", async () => {
     const id = s.addTracker(ann.id, '860000000000002');
     expect((await s.call('tracker/list', { hash: bob.hash })).body.list.map((t: any) => t.id)).not.toContain(id);

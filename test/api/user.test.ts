@@ -33,7 +33,7 @@ describe('user/auth', () => {
     await createUser(deps(), { login: 'ann@example.com', password: 'pa ss!1' });
     const r = await s.call('user/auth', { login: 'ann@example.com', password: 'pa ss!1' });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['success', 'hash']);
+    expect(Object.keys(r.body)).toEqual(['success', 'type', 'hash']);
     expect(r.body.hash).toMatch(/^[0-9a-f]{32}$/);
     expect((await s.call('user/get_info', { hash: r.body.hash })).body.success).toBe(true);
   });

@@ -18,7 +18,7 @@ describe('field definitions', () => {
     fieldErrors(f, 'fields');
     expect(f).toEqual([
       { id: 'a', label: 'A', description: '', required: false, type: 'text', min_length: 0, max_length: 1024 },
-      { id: 'b', label: 'B', description: '', required: false, type: 'checkbox_group', group: ['x', 'y'], min_checked: 0, max_checked: 2 },
+      { id: 'b', label: 'B', description: '', required: false, type: 'checkbox_group', group: [{ label: 'x' }, { label: 'y' }], min_checked: 0, max_checked: 2 },
       { id: 'c', label: 'C', description: '', required: false, type: 'rating', max_stars: 5 },
       { id: 'd', label: 'D', description: '', required: false, type: 'file', max_file_size: 16 * 1024 * 1024, min_file_size: 0, allowed_extensions: null },
       { id: 'e', label: 'E', description: '', required: false, type: 'photo', max_files: 6 },
@@ -30,7 +30,7 @@ describe('field definitions', () => {
     const bad = [
       { id: '', label: 'A', type: 'text' },
       { id: 'a'.repeat(20), label: 'A', type: 'text' },
-      { id: 'a-b', label: 'A', type: 'text' },
+      { id: 'a.b', label: 'A', type: 'text' },
       { id: 'a', label: '', type: 'text' },
       { id: 'a', label: 'x'.repeat(101), type: 'text' },
       { id: 'a', label: 'A', description: 'x'.repeat(513), type: 'text' },

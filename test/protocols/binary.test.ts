@@ -1,6 +1,6 @@
 /** The shared checksums against their published check values (input "123456789"). */
 import { describe, expect, it } from 'vitest';
-import { crc16CcittFalse, crc16Ibm, crc16Kermit, crc16Modbus, crc16X25, xorSum } from '../../protocols/binary.ts';
+import { crc16CcittFalse, crc16Ibm, crc16Kermit, crc16Modbus, crc16X25, crc16Xmodem, xorSum } from '../../protocols/binary.ts';
 
 const CHECK = Buffer.from('123456789');
 
@@ -11,6 +11,7 @@ describe('CRC-16 variants', () => {
     expect(crc16Modbus(CHECK)).toBe(0x4b37);
     expect(crc16X25(CHECK)).toBe(0x906e);
     expect(crc16CcittFalse(CHECK)).toBe(0x29b1);
+    expect(crc16Xmodem(CHECK)).toBe(0x31c3);
     expect(xorSum(CHECK)).toBe(0x31);
   });
   it('take a range', () => {

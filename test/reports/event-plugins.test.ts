@@ -16,6 +16,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destination, distanceKm } from '../../src/core/geo.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { storedReport } from './stored.ts';
 
 const TZ = 'Europe/Vilnius';
 const NY = 'America/New_York';
@@ -141,7 +142,8 @@ async function report(params: Record<string, unknown>, hash = ann.hash): Promise
   }
   const r = await s.call('report/tracker/retrieve', { hash, report_id: g.body.id });
   expect(r.body.success, JSON.stringify(r.body)).toBe(true);
-  return r.body.report;
+  // The stored body (what the plugin built); the retrieved, documented shape: test/api/documented/report.test.ts.
+  return storedReport(s, g.body.id);
 }
 
 const base = (title: string, zone = TZ, system = 'metric') => ({

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { journey as drive } from '../telemetry/journeys.ts';
 import { sendPoints } from './feed.ts';
+import { storedReport } from './stored.ts';
 
 const TZ = 'Europe/Vilnius';
 const T0 = Date.UTC(2026, 10, 20, 6, 0, 0); // Friday 08:00 in Vilnius
@@ -90,7 +91,8 @@ async function report(params: Record<string, unknown>, hash = ann.hash): Promise
   }
   const r = await s.call('report/tracker/retrieve', { hash, report_id: g.body.id });
   expect(r.body.success, JSON.stringify(r.body)).toBe(true);
-  return r.body.report;
+  // The stored body (what the plugin built); the retrieved, documented shape: test/api/documented/report.test.ts.
+  return storedReport(s, g.body.id);
 }
 
 // ---- expected cells, written out independently of the formatter ----

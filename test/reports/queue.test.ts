@@ -93,7 +93,7 @@ describe('a report in progress when the server dies', () => {
       expect(row(sql, id)).toEqual({ state: 'ready', percent: 100, attempts: 2, error: null });
       const r = await call(server, 'report/tracker/retrieve', { hash, report_id: id });
       expect(r.report.sheets.length).toBe(TRACKERS);
-      expect(r.report.sheets.every((s: any) => s.sections[0].rows.length === 86_400 / EVERY_S)).toBe(true);
+      expect(r.report.sheets.every((s: any) => s.sections[0].data[0].rows.length === 86_400 / EVERY_S)).toBe(true);
     } finally {
       sql.close();
       await kill(server, 'SIGKILL');

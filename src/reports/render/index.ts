@@ -5,6 +5,7 @@
  * task/form/download, form/download) see only the ReportFiles interface, so the pool is wired in
  * once by src/main.ts. docs/reports.md, "Files", describes what each file holds.
  */
+import { documentedReport } from '../documented.ts';
 import type { ReportBody } from '../model.ts';
 import { reportToCsv } from './csv.ts';
 import { reportToPdf } from './pdf.ts';
@@ -12,7 +13,8 @@ import { reportToXlsx } from './xlsx.ts';
 
 export { reportToCsv, reportToPdf, reportToXlsx };
 
-export type FileFormat = 'xlsx' | 'xls' | 'pdf' | 'csv';
+/** `json`: the report as report/tracker/retrieve answers it (../documented.ts), made in the render thread too. */
+export type FileFormat = 'xlsx' | 'xls' | 'pdf' | 'csv' | 'json';
 
 export interface RenderOptions {
   /** PDF only: no title page and table of contents (report/tracker/download `headless`). */
@@ -61,6 +63,8 @@ export function fileKind(format: FileFormat): { contentType: string; extension: 
       return { contentType: 'application/pdf', extension: 'pdf' };
     case 'csv':
       return { contentType: 'text/csv; charset=utf-8', extension: 'csv' };
+    case 'json':
+      return { contentType: 'application/json', extension: 'json' };
     default:
       throw new Error(`unknown file format ${String(format)}`);
   }
@@ -71,6 +75,7 @@ export async function renderBytes(format: FileFormat, report: ReportBody, option
   const kind = fileKind(format);
   if (kind.extension === 'xlsx') return reportToXlsx(report);
   if (kind.extension === 'pdf') return reportToPdf(report, options);
+  if (kind.extension === 'json') return Buffer.from(JSON.stringify(documentedReport(report)), 'utf8');
   return reportToCsv(report);
 }
 

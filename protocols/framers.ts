@@ -1,0 +1,72 @@
+/**
+ * Stream framers shared by binary protocols: a frame between a start and an end byte with an
+ * escape byte inside, and a frame whose length is a field of its header.
+ */
+import { bracketedFramer } from './text.ts';
+import { FrameError, type Framer } from './types.ts';
+
+/**
+ * Frames run from `start` to `end` (both kept); inside, `escape` followed by a byte stands for that
+ * byte minus `shift` (Maxtrack: 0x10 then b+0x20). Frames come out un-escaped.
+ */
+export function escapedFramer(name: string, start: number, end: number, escape: number, shift: number, max: number): Framer {
+  const bracketed = bracketedFramer(name, start, end, max);
+  return {
+    next(buffer) {
+      const f = bracketed.next(buffer);
+      if (!f || !f.frame.includes(escape)) return f;
+      const raw = f.frame;
+      const out = Buffer.allocUnsafe(raw.length);
+      let n = 0;
+      for (let i = 0; i < raw.length; i++) out[n++] = raw[i] === escape && i + 2 < raw.length ? (raw[++i] - shift) & 0xff : raw[i];
+      return { frame: out.subarray(0, n), consumed: f.consumed };
+    },
+  };
+}
+
+/** Bytes escaped for `escapedFramer`: each byte of `special` becomes `escape`, byte+`shift`. */
+export function escapeBytes(data: Uint8Array, special: readonly number[], escape: number, shift: number): Buffer {
+  const out: number[] = [];
+  for (const b of data) {
+    if (special.includes(b)) out.push(escape, (b + shift) & 0xff);
+    else out.push(b);
+  }
+  return Buffer.from(out);
+}
+
+export interface LengthField {
+  /** Offset of the length field from the frame start. */
+  offset: number;
+  /** Size of the length field in bytes (1, 2 or 4). */
+  size: 1 | 2 | 4;
+  littleEndian?: boolean;
+  /** Added to the field's value to get the whole frame's length. */
+  adjust: number;
+  /** Bytes a frame must begin with (skipped garbage otherwise); absent: no check. */
+  magic?: Buffer;
+}
+
+/** Frames whose total length is `field + adjust`; a length under the header or over `max` is garbage. */
+export function lengthFieldFramer(name: string, f: LengthField, max: number): Framer {
+  const header = f.offset + f.size;
+  return {
+    next(buffer) {
+      let start = 0;
+      if (f.magic) {
+        start = buffer.indexOf(f.magic);
+        if (start < 0) {
+          if (buffer.length > max) throw new FrameError(`${name}: no message start`);
+          return null;
+        }
+      }
+      if (buffer.length - start < header) return null;
+      const at = start + f.offset;
+      const field =
+        f.size === 1 ? buffer[at] : f.size === 2 ? (f.littleEndian ? buffer.readUInt16LE(at) : buffer.readUInt16BE(at)) : f.littleEndian ? buffer.readUInt32LE(at) : buffer.readUInt32BE(at);
+      const length = field + f.adjust;
+      if (length < header || length > max) throw new FrameError(`${name}: bad length ${length}`);
+      if (buffer.length - start < length) return null;
+      return { frame: buffer.subarray(start, start + length), consumed: start + length };
+    },
+  };
+}
