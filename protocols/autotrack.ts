@@ -7,7 +7,8 @@
  * Answers are `F1F1F1F1 | type | u16le length | body | u16 CRC-16/XMODEM (big-endian)`.
  */
 import { Attr, indexed } from './attributes.ts';
-import { crc16Xmodem, lengthFieldFramer, Reader } from './binary.ts';
+import { crc16Xmodem, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -61,7 +62,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 5 counts the body; the checksum adds 2
-  createFramer: () => lengthFieldFramer('autotrack', 5, 2, 2, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('autotrack', { offset: 5, size: 2, adjust: 2, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -67,7 +67,7 @@ export const protocol: Protocol = {
   defaultPort: 5085,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('avl301', { offset: 2, size: 1, adjust: 0, magic: Buffer.from('$') }, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('avl301', { offset: 2, size: 1, adjust: -3, magic: Buffer.from('$') }, MAX_FRAME),
   decode,
   commands: [],
 };

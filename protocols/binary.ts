@@ -1,4 +1,4 @@
-import { DecodeError, FrameError, type Framer } from './types.ts';
+import { DecodeError } from './types.ts';
 
 // Unchecked integer reads, for a caller that has checked the bounds (a hot loop over a frame).
 // Buffer's own readUInt16BE & co validate their offset argument through a wrapper on every call,
@@ -155,21 +155,3 @@ export function nmeaDegrees(value: number): number {
   return deg + (value - deg * 100) / 60;
 }
 
-/**
- * Frames that carry their own length (as Netty's LengthFieldBasedFrameDecoder cuts them): the length
- * is the unsigned big-endian integer of `size` bytes at `offset`, and the whole frame is
- * `offset + size + length + adjust` bytes (little-endian where `littleEndian` says so). A frame over
- * `max` bytes (or under the header) is garbage.
- */
-export function lengthFieldFramer(name: string, offset: number, size: 1 | 2 | 4, adjust: number, max: number, littleEndian = false): Framer {
-  const header = offset + size;
-  return {
-    next(buffer) {
-      if (buffer.length < header) return null;
-      const length = header + (littleEndian ? buffer.readUIntLE(offset, size) : buffer.readUIntBE(offset, size)) + adjust;
-      if (length < header || length > max) throw new FrameError(`${name}: bad frame length ${length}`);
-      if (buffer.length < length) return null;
-      return { frame: buffer.subarray(0, length), consumed: length };
-    },
-  };
-}

@@ -10,7 +10,8 @@
  * A packet without a location yields nothing.
  */
 import { Alarm, Attr } from './attributes.ts';
-import { knotsToKmh, lengthFieldFramer, Reader, xorSum } from './binary.ts';
+import { knotsToKmh, Reader, xorSum } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { utc } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
@@ -83,7 +84,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // the u16 after the start byte counts what follows the start byte
-  createFramer: () => lengthFieldFramer('blue', 1, 2, -2, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('blue', { offset: 1, size: 2, adjust: -2 }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -6,7 +6,8 @@
  * Commands go out as `SS | u16 length | u16 type | content | u32 0x0B | u16 CRC-16/KERMIT | CR LF`.
  * The devices expect no answer to reports.
  */
-import { crc16Kermit, lengthFieldFramer, Reader } from './binary.ts';
+import { crc16Kermit, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { luhnDigit, utc, zoneOffsetMinutes } from './text.ts';
 import { DecodeError, type Command, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
@@ -93,7 +94,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // the u16 at offset 2 is the length of the whole frame
-  createFramer: () => lengthFieldFramer('cityeasy', 2, 2, -4, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('cityeasy', { offset: 2, size: 2, adjust: -4 }, MAX_FRAME),
   decode,
   commands: Object.keys(COMMANDS),
   encode,

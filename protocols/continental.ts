@@ -51,7 +51,7 @@ export const protocol: Protocol = {
   defaultPort: 5161,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('continental', { offset: 2, size: 2, adjust: 0, magic: Buffer.from('SV') }, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('continental', { offset: 2, size: 2, adjust: -4, magic: Buffer.from('SV') }, MAX_FRAME),
   decode,
   commands: [],
 };

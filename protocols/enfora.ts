@@ -42,7 +42,7 @@ export const protocol: Protocol = {
   defaultPort: 5008,
   transports: ['tcp', 'udp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('enfora', { offset: 0, size: 2, adjust: 0 }, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('enfora', { offset: 0, size: 2, adjust: -2 }, MAX_FRAME),
   decode,
   commands: [],
 };

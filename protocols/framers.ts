@@ -40,13 +40,16 @@ export interface LengthField {
   /** Size of the length field in bytes (1, 2 or 4). */
   size: 1 | 2 | 4;
   littleEndian?: boolean;
-  /** Added to the field's value to get the whole frame's length. */
+  /**
+   * Added to the header (offset + size) and the field's value to get the whole frame's length, as
+   * Netty's length-field framer counts it (0: the field counts the bytes after itself).
+   */
   adjust: number;
   /** Bytes a frame must begin with (skipped garbage otherwise); absent: no check. */
   magic?: Buffer;
 }
 
-/** Frames whose total length is `field + adjust`; a length under the header or over `max` is garbage. */
+/** Frames whose total length is `offset + size + field + adjust`; a length under the header or over `max` is garbage. */
 export function lengthFieldFramer(name: string, f: LengthField, max: number): Framer {
   const header = f.offset + f.size;
   return {
@@ -63,7 +66,7 @@ export function lengthFieldFramer(name: string, f: LengthField, max: number): Fr
       const at = start + f.offset;
       const field =
         f.size === 1 ? buffer[at] : f.size === 2 ? (f.littleEndian ? buffer.readUInt16LE(at) : buffer.readUInt16BE(at)) : f.littleEndian ? buffer.readUInt32LE(at) : buffer.readUInt32BE(at);
-      const length = field + f.adjust;
+      const length = header + field + f.adjust;
       if (length < header || length > max) throw new FrameError(`${name}: bad length ${length}`);
       if (buffer.length - start < length) return null;
       return { frame: buffer.subarray(start, start + length), consumed: start + length };

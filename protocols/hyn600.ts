@@ -9,7 +9,8 @@
  * The alarm, battery, cell and events belong to the last location. The devices expect no answer.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type AttrValue, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 2048;
@@ -166,7 +167,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // the u16 at offset 5 is the length of the whole frame
-  createFramer: () => lengthFieldFramer('hyn600', 5, 2, -7, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('hyn600', { offset: 5, size: 2, adjust: -7 }, MAX_FRAME),
   decode,
   commands: [],
 };

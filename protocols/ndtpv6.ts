@@ -9,7 +9,8 @@
  * u16 service | u32 0 | u32 request id | u32 0 (OK)`.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { crc16Modbus, lengthFieldFramer, Reader } from './binary.ts';
+import { crc16Modbus, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 4096;
@@ -92,7 +93,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 2 counts what follows the 15-byte link header
-  createFramer: () => lengthFieldFramer('ndtpv6', 2, 2, 11, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('ndtpv6', { offset: 2, size: 2, adjust: 11, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

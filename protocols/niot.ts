@@ -8,7 +8,8 @@
  * Every packet is answered `58 58 21 0005 <its checksum> <its type> 00 <XOR> 0D`.
  */
 import { Alarm, Attr } from './attributes.ts';
-import { lengthFieldFramer, Reader, xorSum } from './binary.ts';
+import { Reader, xorSum } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { utc } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
@@ -83,7 +84,7 @@ export const protocol: Protocol = {
   defaultPort: 5210,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('niot', 3, 2, 0, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('niot', { offset: 3, size: 2, adjust: 0 }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -10,7 +10,8 @@
  * The devices expect no answer to these.
  */
 import { Alarm, Attr } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { setObdValue } from './obd.ts';
 import { utc } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
@@ -87,7 +88,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 2 is the length of the whole frame
-  createFramer: () => lengthFieldFramer('nyitech', 2, 2, -4, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('nyitech', { offset: 2, size: 2, adjust: -4, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

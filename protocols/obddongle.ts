@@ -67,7 +67,7 @@ export const protocol: Protocol = {
   defaultPort: 5115,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('obddongle', { offset: 20, size: 2, adjust: 25, magic: Buffer.from([0x55, 0x55]) }, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('obddongle', { offset: 20, size: 2, adjust: 3, magic: Buffer.from([0x55, 0x55]) }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -10,7 +10,8 @@
  * (`u16 100 | u16 4 | u32 last index | u32 0`).
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 65536;
@@ -104,7 +105,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 2 counts the body; the CRC adds 4
-  createFramer: () => lengthFieldFramer('progress', 2, 2, 4, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('progress', { offset: 2, size: 2, adjust: 4, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

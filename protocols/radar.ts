@@ -6,7 +6,8 @@
  * record with both a device and a fix time is kept. The devices' 0x9C acknowledgement is not sent.
  */
 import { Attr, indexed } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 4096;
@@ -91,7 +92,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // the u16 at offset 12 is the length of the whole frame
-  createFramer: () => lengthFieldFramer('radar', 12, 2, -14, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('radar', { offset: 12, size: 2, adjust: -14 }, MAX_FRAME),
   decode,
   commands: [],
 };

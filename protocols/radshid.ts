@@ -9,7 +9,8 @@
  * Reply: `u32le 7 | 0x82 | packet tag | u32le payload length | 0x01` to every packet.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 65536;
@@ -99,7 +100,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u32 little-endian length of what follows it
-  createFramer: () => lengthFieldFramer('radshid', 0, 4, 0, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('radshid', { offset: 0, size: 4, adjust: 0, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

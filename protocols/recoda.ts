@@ -6,7 +6,8 @@
  * (bit 0 valid, bit 1 west, bit 2 north)), others (requests, event notices) carry nothing kept.
  * The devices expect no answer.
  */
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 2048;
@@ -53,7 +54,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u32le at offset 4 is the length of the whole frame
-  createFramer: () => lengthFieldFramer('recoda', 4, 4, -8, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('recoda', { offset: 4, size: 4, adjust: -8, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -4,7 +4,8 @@
  * at byte 105 | ...`; the frame is 107 + length + 3 bytes. The devices expect no answer.
  */
 import { Attr } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { parseRmc } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
@@ -32,7 +33,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 105; three bytes follow what it counts
-  createFramer: () => lengthFieldFramer('riti', 105, 2, 3, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('riti', { offset: 105, size: 2, adjust: 3, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -5,7 +5,8 @@
  * Every packet is answered `u16 CRC-16/CCITT-FALSE of what follows | BF 4C | u32 id | 00 00`.
  */
 import { Attr } from './attributes.ts';
-import { crc16CcittFalse, lengthFieldFramer, Reader } from './binary.ts';
+import { crc16CcittFalse, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 65546;
@@ -49,7 +50,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16le at offset 8 counts the records
-  createFramer: () => lengthFieldFramer('satsol', 8, 2, 0, MAX_FRAME, true),
+  createFramer: () => lengthFieldFramer('satsol', { offset: 8, size: 2, adjust: 0, littleEndian: true }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -8,7 +8,8 @@
  * 14 outputs, 15 inputs, 19 battery and 1A power (u16le x 100), 1B geofence. The devices expect no answer.
  */
 import { Attr } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -57,7 +58,7 @@ export const protocol: Protocol = {
   defaultPort: 5248,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('t622iridium', 1, 2, 0, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('t622iridium', { offset: 1, size: 2, adjust: 0 }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -4,7 +4,8 @@
  * `"HR" | id | "," | 80 | 0002 | 8000 | 0000`. Type 0x90 is a fix: `u32 unix time | u8 flags (bit 0 north,
  * bit 1 east) | u32 lat, u32 lon (ddmm.mmmm x 10000) | u8 speed | u8 course | u16 lac | u16 cid`.
  */
-import { knotsToKmh, lengthFieldFramer, Reader } from './binary.ts';
+import { knotsToKmh, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { latin1 } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
@@ -48,7 +49,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16 at offset 16 counts the body; the checksum adds 2
-  createFramer: () => lengthFieldFramer('thinkrace', 16, 2, 2, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('thinkrace', { offset: 16, size: 2, adjust: 2 }, MAX_FRAME),
   decode,
   commands: [],
 };

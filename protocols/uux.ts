@@ -9,7 +9,8 @@
  * Other types are answered ACK (`product | version & 0x7F | 01 | D0`) when version bit 7 is set.
  */
 import { Attr } from './attributes.ts';
-import { lengthFieldFramer, Reader } from './binary.ts';
+import { Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 4 + 255;
@@ -81,7 +82,7 @@ export const protocol: Protocol = {
   defaultPort: 5225,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => lengthFieldFramer('uux', 3, 1, 0, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('uux', { offset: 3, size: 1, adjust: 0 }, MAX_FRAME),
   decode,
   commands: [],
 };

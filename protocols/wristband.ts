@@ -9,7 +9,8 @@
  * Status and cell records take the connection's last fix, marked not valid.
  */
 import { Attr } from './attributes.ts';
-import { lengthFieldFramer } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
+
 import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
 import { utc, wifiAttribute } from './text.ts';
 import { DecodeError, type Cell, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
@@ -103,7 +104,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16 at offset 3 counts the text; the 3-byte footer follows it
-  createFramer: () => lengthFieldFramer('wristband', 3, 2, 3, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('wristband', { offset: 3, size: 2, adjust: 3 }, MAX_FRAME),
   decode,
   commands: [],
 };

@@ -12,7 +12,8 @@
  * of version .. result> CF`.
  */
 import { Alarm, Attr } from './attributes.ts';
-import { crc16CcittFalse, lengthFieldFramer, Reader } from './binary.ts';
+import { crc16CcittFalse, Reader } from './binary.ts';
+import { lengthFieldFramer } from './framers.ts';
 import { macColons, wifiAttribute } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
@@ -131,7 +132,7 @@ export const protocol: Protocol = {
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
   // u16 at offset 1 counts version .. body: start, length, CRC and end add 6
-  createFramer: () => lengthFieldFramer('xexun3', 1, 2, 3, MAX_FRAME),
+  createFramer: () => lengthFieldFramer('xexun3', { offset: 1, size: 2, adjust: 3 }, MAX_FRAME),
   decode,
   commands: [],
 };
