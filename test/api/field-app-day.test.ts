@@ -100,7 +100,7 @@ describe('a day in the field', () => {
       expect(arrived.data.reset).toBe(false);
 
       // The customer's page: a delivery session reads the task by its external id.
-      const delivery = (await call('user/session/delivery/create', { hash: ann.hash })).hash;
+      const delivery = (await call('user/session/delivery/create', { hash: ann.hash })).value;
       const d = await s.call('delivery/read', { hash: delivery, external_id: 'ORDER-1001' });
       expect(d.body).toMatchObject({ success: true, task: { id: task, status: 'arrived' }, tracker: { id: tracker }, first_name: 'Eva', last_name: 'Field' });
 
