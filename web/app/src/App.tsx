@@ -130,11 +130,9 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
               <li key={t.id}>
                 <button onClick={() => setOpen(t.id)}>
                   <span className="label">{t.label}</span>
-                  <span className={`status s-${t.status}`}>{t.status}</span>
+                  <span className={`status s-${t.status}`}>{STATUS[t.status] ?? t.status}</span>
                   <span className="addr">{t.location.address}</span>
-                  <span className="when">
-                    {t.from.slice(11, 16)}–{t.to.slice(11, 16)}
-                  </span>
+                  <span className="when">{span(t.from, t.to)}</span>
                 </button>
               </li>
             ))}
@@ -148,6 +146,18 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
       )}
     </div>
   );
+}
+
+const STATUS: Record<string, string> = { unassigned: 'Unassigned', assigned: 'To do', arrived: 'Arrived', done: 'Done', failed: 'Failed', delayed: 'Delayed' };
+
+function statusText(t: Task): string {
+  if (t.status === 'arrived' && t.arrival_date) return `Arrived at ${t.arrival_date.slice(11, 16)}`;
+  return STATUS[t.status] ?? t.status;
+}
+
+/** A task's window: the times only when it is within one day. */
+function span(from: string, to: string): string {
+  return from.slice(0, 10) === to.slice(0, 10) ? `${from.slice(11, 16)} – ${to.slice(11, 16)}` : `${from.slice(0, 16)} – ${to.slice(0, 16)}`;
 }
 
 function summary(list: Item[]): string {
@@ -167,12 +177,10 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
   const { lat, lng } = task.location;
   return (
     <main className="task">
-      <p className={`status s-${task.status}`}>{task.status === 'arrived' ? `Arrived${task.arrival_date ? ` at ${task.arrival_date.slice(11, 16)}` : ''}` : task.status}</p>
+      <p className={`status s-${task.status}`}>{statusText(task)}</p>
       <p>{task.location.address}</p>
       {task.description ? <p>{task.description}</p> : null}
-      <p>
-        {task.from} – {task.to}
-      </p>
+      <p>{span(task.from, task.to)}</p>
       <a className="route" href={`geo:${lat},${lng}?q=${lat},${lng}`}>
         Route to the place
       </a>

@@ -17,7 +17,10 @@ export function FormView(props: { task: Task; serverErrors?: Record<string, stri
   const [draft, setDraft] = useState<Draft>({});
   const [files, setFiles] = useState<Record<string, PendingFile[]>>({});
   const [errors, setErrors] = useState<Record<string, string>>(props.serverErrors ?? {});
-  const set = (id: string, v: unknown) => setDraft((d) => ({ ...d, [id]: v }));
+  const set = (id: string, v: unknown) => {
+    setDraft((d) => ({ ...d, [id]: v }));
+    setErrors((e) => ({ ...e, [id]: '' }));
+  };
 
   function addFiles(f: Field, list: FileList | null) {
     if (!list) return;
@@ -86,7 +89,7 @@ export function FormView(props: { task: Task; serverErrors?: Record<string, stri
             </label>
           )}
           {f.description ? <p className="hint">{f.description}</p> : null}
-          <Input field={f} value={draft[f.id]} set={(v) => set(f.id, v)} files={files[f.id] ?? []} addFiles={(l) => addFiles(f, l)} setSignature={(b) => setFiles((x) => ({ ...x, [f.id]: b ? [{ blob: b, name: 'signature.png' }] : [] }))} />
+          <Input field={f} value={draft[f.id]} set={(v) => set(f.id, v)} files={files[f.id] ?? []} addFiles={(l) => addFiles(f, l)} setSignature={(b) => (setFiles((x) => ({ ...x, [f.id]: b ? [{ blob: b, name: 'signature.png' }] : [] })), setErrors((e) => ({ ...e, [f.id]: '' })))} />
           {errors[f.id] ? <p className="error" role="alert">{errors[f.id]}</p> : null}
         </div>
       ))}
