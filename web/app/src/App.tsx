@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, call, loadDevice, NetworkError, saveDevice, type Device } from './api.ts';
-import { clearOutbox, enqueue, flush, items, onOutboxChange, type Item } from './outbox.ts';
+import { clearOutbox, enqueue, flush, items, newKey, onOutboxChange, type Item } from './outbox.ts';
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
@@ -193,7 +193,7 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
           <FormView
             task={task}
             onSubmit={async ({ values, files }) => {
-              await enqueue({ kind: 'form', taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ?? { lat, lng }, time: Date.now() });
+              await enqueue({ kind: 'form', key: newKey(), taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ?? { lat, lng }, time: Date.now() });
               setQueued(true);
               onQueued();
             }}

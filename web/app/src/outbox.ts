@@ -27,6 +27,8 @@ export interface PendingFile {
 
 export interface FormJob {
   kind: 'form';
+  /** The idempotency key the server keeps the answer under: a resend after a lost answer is not a second submission. */
+  key: string;
   taskId: number;
   formId: number;
   label: string;
@@ -43,6 +45,7 @@ export interface PositionJob {
 }
 export interface ChatJob {
   kind: 'chat';
+  key: string;
   text: string;
   time: number;
 }
@@ -81,6 +84,11 @@ export function onOutboxChange(fn: () => void): () => void {
   return () => listeners.delete(fn);
 }
 const changed = () => listeners.forEach((fn) => fn());
+
+/** A random key (crypto.randomUUID needs a secure context; a phone may open the app over plain HTTP on a LAN). */
+export function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 export async function enqueue(job: Job): Promise<void> {
   await tx('readwrite', (s) => s.add(job));
@@ -128,7 +136,7 @@ async function sendForm(device: Device, item: Item & FormJob): Promise<void> {
     const ids = group.list.map((f) => f.fileId!);
     values[fieldId] = group.type === 'signature' ? { type: 'signature', file_id: ids[0] ?? null } : { type: group.type, file_ids: ids };
   }
-  await call('app/form/submit', { task_id: item.taskId, values, location: item.location, time: zoned(item.time, device.timeZone) }, device.token);
+  await call('app/form/submit', { task_id: item.taskId, values, location: item.location, time: zoned(item.time, device.timeZone), idempotency_key: item.key }, device.token);
 }
 
 let running: Promise<void> | null = null;
@@ -154,7 +162,7 @@ export function flush(device: Device, onRevoked: () => void): Promise<void> {
             await sendForm(device, first);
             await remove(first.id);
           } else {
-            await call('app/chat/send', { message: first.text }, device.token);
+            await call('app/chat/send', { message: first.text, idempotency_key: first.key }, device.token);
             await remove(first.id);
           }
         } catch (e) {
