@@ -221,8 +221,38 @@ describe.sequential('the field app in Chromium on a phone', () => {
     writeFileSync(join(SHOTS, 'form.json'), JSON.stringify(form, null, 2));
   });
 
+  test('chat: a message written offline waits, reaches the operator once when online; the reply shows', async () => {
+    await page.getByRole('button', { name: 'Chat' }).click();
+    await context!.setOffline(true);
+    await page.getByLabel('Message').fill('Boiler fixed, leaving now');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.waiting-msg', { hasText: 'Boiler fixed' }).waitFor();
+    await page.getByText(/Waiting to be sent: 1 message/).waitFor();
+    await shot('9-chat-waiting-offline');
+    await context!.setOffline(false);
+    const incoming = async () => (await call('tracker/chat/list', { tracker_id: tracker })).list.filter((m: { type: string }) => m.type === 'INCOMING');
+    expect(await until(async () => (await incoming()).length > 0)).toBe(true);
+    await call('tracker/chat/send', { tracker_id: tracker, message: 'Thanks, next job at 3' });
+    await page.getByText('Thanks, next job at 3').waitFor({ timeout: 15_000 });
+    await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await incoming()).map((m: { text: string }) => m.text)).toEqual(['Boiler fixed, leaving now']);
+    await shot('10-chat');
+  });
+
+  test('working status: the employee picks one from the listing; the operator sees it', async () => {
+    const listing = (await call('status/listing/create', { listing: { label: 'Shift', employee_controlled: true } })).id;
+    await call('status/create', { listing_id: listing, status: { label: 'On duty', color: '2e9e44' } });
+    await call('status/create', { listing_id: listing, status: { label: 'Break', color: 'e0a000' } });
+    await call('status/listing/tracker/assign', { tracker_id: tracker, listing_id: listing });
+    await page.getByRole('button', { name: 'Status' }).click();
+    await page.getByRole('button', { name: 'On duty' }).click();
+    await page.locator('.status-screen button.current', { hasText: 'On duty' }).waitFor();
+    expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
+    await shot('11-working-status');
+  });
+
   test('revocation by the operator signs the phone out', async () => {
-    await page.getByRole('button', { name: 'Back to tasks' }).click();
+    await page.getByRole('button', { name: 'Tasks' }).click();
     await call('tracker/app/revoke', { tracker_id: tracker });
     await page.getByText('This phone was signed out by your operator').waitFor({ timeout: 10_000 });
     await shot('8-revoked');

@@ -9,6 +9,7 @@ import { clearOutbox, enqueue, flush, items, newKey, onOutboxChange, type Item }
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
+import { Chat, WorkStatus } from './Chat.tsx';
 
 export function App() {
   const [device, setDevice] = useState<Device | null>(loadDevice);
@@ -84,6 +85,7 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
   const { last, error: gpsError } = usePositions(send);
   const [outbox, setOutbox] = useState<Item[]>([]);
   const [open, setOpen] = useState<number | null>(null);
+  const [tab, setTab] = useState<'tasks' | 'chat' | 'status'>('tasks');
   useEffect(() => {
     const refresh = () => void items().then(setOutbox);
     refresh();
@@ -94,7 +96,7 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
     send();
     return () => (off(), removeEventListener('online', send), clearInterval(timer));
   }, [send]);
-  const task = tasks.find((t) => t.id === open);
+  const task = tab === 'tasks' ? tasks.find((t) => t.id === open) : undefined;
   const waiting = outbox.filter((i) => !i.error);
   return (
     <div className="main">
@@ -104,7 +106,7 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
             ‹
           </button>
         ) : null}
-        <strong>{task ? task.label : device.label}</strong>
+        <strong>{task ? task.label : tab === 'chat' ? 'Chat with the operator' : tab === 'status' ? 'Working status' : device.label}</strong>
         <span className={`dot ${online && live ? 'on' : 'off'}`} title={online ? (live ? 'Live' : 'Connecting') : 'Offline'}>
           {online ? (live ? 'Live' : 'Connecting') : 'Offline'}
         </span>
@@ -121,7 +123,11 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
             Not accepted: {i.kind === 'form' ? `form of ${i.label}` : i.kind}: {i.error}
           </p>
         ))}
-      {task ? (
+      {tab === 'chat' ? (
+        <Chat device={device} outbox={outbox} onQueued={send} />
+      ) : tab === 'status' ? (
+        <WorkStatus device={device} />
+      ) : task ? (
         <TaskView task={task} device={device} position={last} waiting={outbox.some((i) => i.kind === 'form' && i.taskId === task.id && !i.error)} onQueued={send} />
       ) : (
         <>
@@ -144,6 +150,13 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
           </footer>
         </>
       )}
+      <nav className="tabs">
+        {(['tasks', 'chat', 'status'] as const).map((t) => (
+          <button key={t} aria-current={tab === t ? 'page' : undefined} onClick={() => (setTab(t), setOpen(null))}>
+            {t === 'tasks' ? 'Tasks' : t === 'chat' ? 'Chat' : 'Status'}
+          </button>
+        ))}
+      </nav>
     </div>
   );
 }
