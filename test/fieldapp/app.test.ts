@@ -95,12 +95,15 @@ afterAll(async () => {
 describe.sequential('the field app in Chromium on a phone', () => {
   let task: number;
 
-  test('served at /app/ as an installable app: manifest, icons, service worker', async () => {
+  test('served at /app/ as an installable app: manifest, icons, service worker with the build\'s assets', async () => {
     const manifest = await (await fetch(`${s!.url}/app/manifest.webmanifest`)).json();
     expect(manifest).toMatchObject({ start_url: '/app/', scope: '/app/', display: 'standalone' });
     for (const icon of manifest.icons) expect((await fetch(`${s!.url}${icon.src}`)).status).toBe(200);
     const sw = await fetch(`${s!.url}/app/sw.js`);
     expect([sw.status, sw.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+    const index = await (await fetch(`${s!.url}/app/`)).text();
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(index)![1];
+    expect(await sw.text()).toContain(JSON.stringify(script));
     // A deep link gets the page; the console's fallback does not take /app/.
     const deep = await fetch(`${s!.url}/app/task/7`, { headers: { accept: 'text/html' } });
     expect([deep.status, (await deep.text()).includes('/app/manifest.webmanifest')]).toEqual([200, true]);
@@ -229,6 +232,13 @@ describe.sequential('the field app in Chromium on a phone', () => {
     await page.locator('.waiting-msg', { hasText: 'Boiler fixed' }).waitFor();
     await page.getByText(/Waiting to be sent: 1 message/).waitFor();
     await shot('9-chat-waiting-offline');
+    // The app opens offline (its service worker) and still holds the message.
+    await page.reload();
+    await page.getByText('Waiting to be sent: 1 position, 1 message').waitFor();
+    await shot('9b-reloaded-offline');
+    await page.getByRole('button', { name: 'Chat' }).click();
+    await page.locator('.waiting-msg', { hasText: 'Boiler fixed' }).waitFor();
+    expect(await page.getByText('Offline', { exact: true }).count()).toBe(1);
     await context!.setOffline(false);
     const incoming = async () => (await call('tracker/chat/list', { tracker_id: tracker })).list.filter((m: { type: string }) => m.type === 'INCOMING');
     expect(await until(async () => (await incoming()).length > 0)).toBe(true);

@@ -48,6 +48,20 @@ function precompress(dir: string) {
   }
 }
 
+/**
+ * The service worker learns the build's hashed assets (its SHELL list), so the app opens offline
+ * even if the page was never loaded while the worker was active; the list also changes the worker's
+ * bytes with each build, which makes browsers install the new version.
+ */
+function precacheList(out: string) {
+  const assets = readdirSync(join(out, 'assets')).filter((n) => /\.(js|css)$/.test(n)).map((n) => `/app/assets/${n}`);
+  const sw = join(out, 'sw.js');
+  const text = readFileSync(sw, 'utf8');
+  const marked = text.replace(/const SHELL = \[([^\]]*)\];/, (_m, list: string) => `const SHELL = [${list}, ${assets.map((a) => JSON.stringify(a)).join(', ')}];`);
+  if (marked === text) throw new Error('sw.js: SHELL list not found');
+  writeFileSync(sw, marked);
+}
+
 export async function buildFieldApp(opts: { ifNeeded?: boolean; quiet?: boolean } = {}): Promise<void> {
   const print = opts.quiet ? () => {} : (s: string) => console.log(s);
   const stamp = fingerprint();
@@ -59,6 +73,7 @@ export async function buildFieldApp(opts: { ifNeeded?: boolean; quiet?: boolean 
   await build({ ...viteConfig, configFile: false });
   const svg = readFileSync(join(here, 'public', 'icon.svg'));
   for (const size of [192, 512]) await sharp(svg, { density: 300 }).resize(size, size).png().toFile(join(dist, `icon-${size}.png`));
+  precacheList(dist);
   precompress(dist);
   writeFileSync(stampFile, stamp);
   print(`field app: built in ${((Date.now() - started) / 1000).toFixed(1)} s into ${relative(process.cwd(), dist) || dist}`);

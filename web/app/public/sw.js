@@ -1,7 +1,7 @@
 // The field app's service worker (docs/field-app.md, "The app"): the app shell is kept in a cache so
 // the app opens offline. Pages: network first, the cached shell when offline. Hashed assets: cache
-// first (their names change with their content). API calls are never cached: the app's outbox
-// (IndexedDB) keeps what waits to be sent.
+// first (their names change with their content; web/app/build.ts adds the build's to SHELL). API
+// calls are never cached: the app's outbox (IndexedDB) keeps what waits to be sent.
 const CACHE = 'field-app-v1';
 const SHELL = ['/app/', '/app/manifest.webmanifest', '/app/icon.svg', '/app/icon-192.png', '/app/icon-512.png'];
 
