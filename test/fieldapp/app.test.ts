@@ -261,8 +261,22 @@ describe.sequential('the field app in Chromium on a phone', () => {
     await shot('11-working-status');
   });
 
-  test('revocation by the operator signs the phone out', async () => {
+  test('a check-in with a comment and a photo reaches the operator once', async () => {
     await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByRole('button', { name: 'Check in here' }).click();
+    await page.getByLabel('Comment').fill('Gate locked, called the client');
+    await page.locator('#checkin-photos').setInputFiles({ name: 'gate.jpg', mimeType: 'image/jpeg', buffer: await jpeg(200, 150, 1) });
+    await shot('12-checkin');
+    await page.getByRole('button', { name: 'Send check-in' }).click();
+    await page.getByText('Check-in saved').waitFor();
+    const listed = async () => (await call('checkin/list', {})).list as { comment: string; files: unknown[] }[];
+    expect(await until(async () => (await listed()).length > 0)).toBe(true);
+    await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 15_000 });
+    const list = await listed();
+    expect(list.map((c) => [c.comment, c.files.length])).toEqual([['Gate locked, called the client', 1]]);
+  });
+
+  test('revocation by the operator signs the phone out', async () => {
     await call('tracker/app/revoke', { tracker_id: tracker });
     await page.getByText('This phone was signed out by your operator').waitFor({ timeout: 10_000 });
     await shot('8-revoked');

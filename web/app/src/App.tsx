@@ -148,6 +148,7 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
             <p>{gpsError ?? (last ? `Position ±${Math.round(last.accuracy ?? 0)} m at ${new Date(last.time).toLocaleTimeString()}` : 'Waiting for a position')}</p>
             <button onClick={() => void signOut()}>Sign out</button>
           </footer>
+          <CheckIn position={last} onQueued={send} />
         </>
       )}
       <nav className="tabs">
@@ -173,12 +174,53 @@ function span(from: string, to: string): string {
   return from.slice(0, 10) === to.slice(0, 10) ? `${from.slice(11, 16)} – ${to.slice(11, 16)}` : `${from.slice(0, 16)} – ${to.slice(0, 16)}`;
 }
 
+/** A check-in where the employee stands: comment and photos, kept in the outbox until sent. */
+function CheckIn({ position, onQueued }: { position: { lat: number; lng: number; accuracy: number | null } | null; onQueued: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [comment, setComment] = useState('');
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [note, setNote] = useState<string | null>(null);
+  if (!open)
+    return (
+      <section className="checkin">
+        {note ? <p className="hint">{note}</p> : null}
+        <button className="primary" onClick={() => (setOpen(true), setNote(null))} disabled={!position}>
+          Check in here
+        </button>
+      </section>
+    );
+  return (
+    <section className="checkin form">
+      <h2>Check-in</h2>
+      <label htmlFor="checkin-comment">Comment</label>
+      <textarea id="checkin-comment" rows={2} maxLength={1024} value={comment} onChange={(e) => setComment(e.target.value)} />
+      <label htmlFor="checkin-photos">Photos</label>
+      <input id="checkin-photos" type="file" accept="image/*" capture="environment" multiple onChange={(e) => setPhotos([...(e.target.files ?? [])].slice(0, 20))} />
+      <button
+        className="primary"
+        onClick={async () => {
+          const p = position!;
+          await enqueue({ kind: 'checkin', key: newKey(), comment: comment.trim(), photos: photos.map((f) => ({ blob: f, name: f.name || 'photo.jpg' })), location: { lat: p.lat, lng: p.lng, ...(p.accuracy === null ? {} : { precision: Math.round(p.accuracy) }) }, time: Date.now() });
+          setOpen(false);
+          setComment('');
+          setPhotos([]);
+          setNote('Check-in saved: it is sent as soon as the connection allows.');
+          onQueued();
+        }}
+      >
+        Send check-in
+      </button>
+    </section>
+  );
+}
+
 function summary(list: Item[]): string {
   const n = (k: Item['kind']) => list.filter((i) => i.kind === k).length;
   return [
     [n('form'), 'form', 'forms'],
     [n('position'), 'position', 'positions'],
     [n('chat'), 'message', 'messages'],
+    [n('checkin'), 'check-in', 'check-ins'],
   ]
     .filter(([c]) => c)
     .map(([c, one, many]) => `${c} ${c === 1 ? one : many}`)

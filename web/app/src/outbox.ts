@@ -49,7 +49,15 @@ export interface ChatJob {
   text: string;
   time: number;
 }
-export type Job = FormJob | PositionJob | ChatJob;
+export interface CheckinJob {
+  kind: 'checkin';
+  key: string;
+  comment: string;
+  photos: PendingFile[];
+  location: { lat: number; lng: number; precision?: number };
+  time: number;
+}
+export type Job = FormJob | PositionJob | ChatJob | CheckinJob;
 export type Item = Job & { id: number; error?: string; fieldErrors?: Record<string, string> };
 
 const DB = 'fsm-field-app';
@@ -123,6 +131,17 @@ async function sendPositions(device: Device, list: PositionJob[]): Promise<void>
 }
 const location_origin = () => `${location.protocol}//${location.hostname}`;
 
+async function sendCheckin(device: Device, item: Item & CheckinJob): Promise<void> {
+  for (const f of item.photos) {
+    if (f.fileId !== undefined) continue;
+    const a = await call<{ file_id: number; url: string; fields: Record<string, string>; file_field_name: string }>('app/checkin/file/create', { type: 'image', size: f.blob.size, filename: f.name }, device.token);
+    await upload(a.url, a.fields, a.file_field_name, f.blob, f.name);
+    f.fileId = a.file_id;
+    await put(item);
+  }
+  await call('app/checkin/create', { location: item.location, time: zoned(item.time, device.timeZone), comment: item.comment || null, file_ids: item.photos.map((f) => f.fileId!), idempotency_key: item.key }, device.token);
+}
+
 async function sendForm(device: Device, item: Item & FormJob): Promise<void> {
   const values: Record<string, unknown> = { ...item.values };
   for (const [fieldId, group] of Object.entries(item.files)) {
@@ -160,6 +179,9 @@ export function flush(device: Device, onRevoked: () => void): Promise<void> {
             for (const i of run) await remove(i.id);
           } else if (first.kind === 'form') {
             await sendForm(device, first);
+            await remove(first.id);
+          } else if (first.kind === 'checkin') {
+            await sendCheckin(device, first);
             await remove(first.id);
           } else {
             await call('app/chat/send', { message: first.text, idempotency_key: first.key }, device.token);
