@@ -69,6 +69,8 @@ export interface Config {
    * over pmtilesFile.
    */
   console: { dir: string; map: ConsoleMapConfig };
+  /** The field app (docs/field-app.md, "The app"): where its build lives, served at /app/. */
+  fieldApp: { dir: string };
   /** Compaction of old fixes (docs/storage.md): horizon in hours, pass interval (0: off), rest between steps. */
   compaction: { afterHours: number; intervalMinutes: number; pauseMs: number };
 }
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 1000, 10, 1_000_000),
       pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 10, 0, 10_000),
     },
+    fieldApp: { dir: env.FSM_APP_DIR ? resolve(env.FSM_APP_DIR) : fileURLToPath(new URL('../web/app/dist', import.meta.url)) },
     console: {
       dir: env.FSM_CONSOLE_DIR ? resolve(env.FSM_CONSOLE_DIR) : fileURLToPath(new URL('../web/console/dist', import.meta.url)),
       map: {

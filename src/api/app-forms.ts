@@ -5,6 +5,7 @@
  * optional form made from a template (src/checkins createCheckin). Device token only; every form,
  * task and file is the app's tracker's.
  */
+import { idempotencyKey, once } from './app-once.ts';
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { parseDateTime } from '../core/time.ts';
@@ -91,8 +92,8 @@ const formSubmit = defineCall({
   path: 'app/form/submit',
   summary: "Submit the form of a task of the tracker: 242 with errors [{field_id, code, error}] for invalid values, 13 outside the task zone when the form asks for it; answers the form.",
   access: 'device',
-  params: z.object({ task_id: id, values, location, time }),
-  async handler({ services, device, owner, user, params }) {
+  params: z.object({ task_id: id, values, location, time, idempotency_key: idempotencyKey }),
+  handler: ({ services, device, owner, user, params }) => once(services, device, 'app/form/submit', params.idempotency_key, async () => {
     const form = taskForm(services, device.tracker, params.task_id);
     const r = await submitForm(formDeps(services), {
       userId: owner.id,
@@ -105,7 +106,7 @@ const formSubmit = defineCall({
       trackerId: device.tracker.id,
     });
     return { value: formView(r.form, user.time_zone) };
-  },
+  }),
 });
 
 const checkinCreate = defineCall({
@@ -119,8 +120,9 @@ const checkinCreate = defineCall({
     comment: z.string().max(MAX_COMMENT).nullable().optional(),
     file_ids: z.array(id).max(MAX_CHECKIN_FILES).default([]),
     form: z.object({ form_id: id.optional(), template_id: id.optional(), values }).optional(),
+    idempotency_key: idempotencyKey,
   }),
-  async handler({ services, device, owner, user, params }) {
+  handler: ({ services, device, owner, user, params }) => once(services, device, 'app/checkin/create', params.idempotency_key, async () => {
     const t = device.tracker;
     const deps = formDeps(services);
     const at = when(services, params.time, user.time_zone);
@@ -157,7 +159,7 @@ const checkinCreate = defineCall({
       if (made) services.store.forms.delete(owner.id, formId!);
       throw e;
     }
-  },
+  }),
 });
 
 export const appFormCalls = [formFileCreate, checkinFileCreate, checkinFormCreate, formSubmit, checkinCreate];

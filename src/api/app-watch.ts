@@ -81,6 +81,7 @@ export class TaskWatchHub {
     if (t - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = t;
     this.services.store.fieldApp.pruneFeed(t - FEED_KEEP_MS);
+    this.services.store.fieldApp.pruneRequests(t - FEED_KEEP_MS);
   }
 
   private tick(): void {

@@ -3,6 +3,7 @@
  * carries (`app/*`, authenticated by the device token, access 'device'), and the operator's calls
  * that activate and revoke it (`tracker/app/*`, user sessions). The rules live in src/fieldapp.
  */
+import { idempotencyKey, once } from './app-once.ts';
 import { z } from 'zod';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
@@ -193,8 +194,8 @@ const chatSend = defineCall({
   path: 'app/chat/send',
   summary: "A message from the employee to the operators: an INCOMING message of the tracker (and of its clones), from the tracker's employee.",
   access: 'device',
-  params: z.object({ message: z.string().trim().min(1).max(MAX_TEXT) }),
-  handler({ services, device, params }) {
+  params: z.object({ message: z.string().trim().min(1).max(MAX_TEXT), idempotency_key: idempotencyKey }),
+  handler: ({ services, device, params }) => once(services, device, 'app/chat/send', params.idempotency_key, () => {
     const t = device.tracker;
     requireChat(services, t);
     const now = services.now();
@@ -207,7 +208,7 @@ const chatSend = defineCall({
       }
     });
     return { id: own };
-  },
+  }),
 });
 
 // ---- own status

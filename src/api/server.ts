@@ -45,6 +45,7 @@ import { reportScheduleCalls } from './report-schedule.ts';
 import { userSettingsCalls } from './user-settings.ts';
 import { historyCalls } from './history.ts';
 import { mountConsole, type ConsoleSite } from './console.ts';
+import { mountFieldApp } from './field-app-site.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
 export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
@@ -113,9 +114,10 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   });
 
   let site: ConsoleSite | undefined;
+  let appSite: ConsoleSite | undefined;
   app.setNotFoundHandler((request, reply) => {
     // A browser's deep link into the console (/history) gets its page; everything else the API's answer.
-    if (site?.fallback(request, reply)) return;
+    if (site?.fallback(request, reply) || appSite?.fallback(request, reply)) return;
     const path = String(request.url).split('?')[0];
     noteAnswerCode(request, 3);
     const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
@@ -140,5 +142,7 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   await app.register(fileRoutes(services));
   // The operator console at / (docs/console.md).
   site = await mountConsole(app, config);
+  // The field app at /app/ (docs/field-app.md, "The app").
+  appSite = await mountFieldApp(app, config.fieldApp.dir);
   return app;
 }

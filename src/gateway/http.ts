@@ -6,6 +6,9 @@ import { DeviceSession, refusalReason, type GatewayCore } from './core.ts';
 export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, port: number): Promise<http.Server> {
   const counters = core.counters(protocol.name);
   const server = http.createServer((req, res) => {
+    // The field app (a web page of the API's origin) posts positions here: any origin may, as the
+    // protocol has no credentials to protect (docs/field-app.md, "Positions").
+    res.setHeader('access-control-allow-origin', '*');
     const chunks: Buffer[] = [];
     let size = 0;
     let tooBig = false;

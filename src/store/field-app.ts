@@ -41,6 +41,9 @@ export class FieldAppStore {
   private deleteFeedStmt;
   private currentTasksStmt;
   private taskOfStmt;
+  private requestStmt;
+  private rememberStmt;
+  private pruneRequestsStmt;
 
   constructor(private db: DB) {
     this.putCode = db.prepare('INSERT INTO app_activation_codes (tracker_id, code, created, expires) VALUES (?, ?, ?, ?) ON CONFLICT (tracker_id) DO UPDATE SET code = excluded.code, created = excluded.created, expires = excluded.expires');
@@ -64,6 +67,9 @@ export class FieldAppStore {
       'SELECT * FROM tasks WHERE tracker_id = ? AND (to_time IS NULL OR to_time >= ?) ORDER BY from_time, id LIMIT ?',
     );
     this.taskOfStmt = db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND tracker_id = ?');
+    this.requestStmt = db.prepare<[number, string], { path: string; answer: string }>('SELECT path, answer FROM app_requests WHERE token_id = ? AND key = ?');
+    this.rememberStmt = db.prepare('INSERT OR IGNORE INTO app_requests (token_id, key, path, answer, created) VALUES (?, ?, ?, ?, ?)');
+    this.pruneRequestsStmt = db.prepare('DELETE FROM app_requests WHERE created < ?');
   }
 
   // ---- activation codes
@@ -142,5 +148,16 @@ export class FieldAppStore {
   /** The task if it is (still) the tracker's. */
   taskOf(trackerId: number, taskId: number): TaskRow | undefined {
     return this.taskOfStmt.get(taskId, trackerId);
+  }
+  /** The answer to the token's call made with this idempotency key, if one was stored. */
+  answered(tokenId: number, key: string): { path: string; answer: string } | undefined {
+    return this.requestStmt.get(tokenId, key);
+  }
+  remember(tokenId: number, key: string, path: string, answer: string, now: number): void {
+    this.rememberStmt.run(tokenId, key, path, answer, now);
+  }
+  /** Drops idempotency keys stored before `before` (ms UTC). */
+  pruneRequests(before: number): void {
+    this.pruneRequestsStmt.run(before);
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * Idempotency keys of the field app (docs/field-app.md, "Idempotency keys"): app/chat/send,
+ * app/form/submit and app/checkin/create sent again with the same key answer the first answer and
+ * store nothing new; the same key on another call is 7; keys are per token; without a key every call counts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { formatDateTime } from '../../src/core/time.ts';
+
+let s: TestServer;
+let owner: { id: number; hash: string };
+let tracker: number;
+let token: string;
+const TZ = 'UTC';
+
+beforeAll(async () => {
+  s = await startTestServer();
+  owner = await s.user('idem@example.com', { timeZone: TZ });
+  tracker = s.addTracker(owner.id, 'idem-phone', { protocol: 'osmand', label: 'Phone' });
+  const { body } = await s.call('tracker/app/activation/create', { hash: owner.hash, tracker_id: tracker });
+  token = (await s.call('app/activate', { code: body.code })).body.token;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const app = (path: string, p: Record<string, unknown>, t = token) => s.call(path, { hash: t, ...p });
+const count = (sql: string, ...args: unknown[]) => s.sql.prepare(sql).pluck().get(...args) as number;
+
+describe('idempotency keys of the app calls', () => {
+  it('app/chat/send: the same key answers the same id and stores one message; without a key each counts', async () => {
+    const first = await app('app/chat/send', { message: 'On my way', idempotency_key: 'k-chat-1' });
+    expect(first.body).toEqual({ success: true, id: expect.any(Number) });
+    const again = await app('app/chat/send', { message: 'On my way', idempotency_key: 'k-chat-1' });
+    expect(again.body).toEqual(first.body);
+    // Two at once with a new key: one message.
+    const both = await Promise.all([1, 2].map(() => app('app/chat/send', { message: 'Arrived', idempotency_key: 'k-chat-2' })));
+    expect(both[0].body).toEqual(both[1].body);
+    await app('app/chat/send', { message: 'No key' });
+    await app('app/chat/send', { message: 'No key' });
+    expect(count('SELECT count(*) FROM chat_messages WHERE tracker_id = ?', tracker)).toBe(4);
+    // The key of another call: 7 naming it.
+    const other = await app('app/form/submit', { task_id: 1, values: {}, location: { lat: 0, lng: 0 }, idempotency_key: 'k-chat-1' });
+    expect([other.status, other.body.status.code, other.body.errors]).toEqual([400, 7, [{ parameter: 'idempotency_key', error: 'was used for app/chat/send' }]]);
+    expect((await app('app/chat/send', { message: 'x', idempotency_key: 'k'.repeat(65) })).body.errors[0].parameter).toBe('idempotency_key');
+  });
+
+  it('keys are per token: another phone of the tracker with the same key sends its own message', async () => {
+    const { body } = await s.call('tracker/app/activation/create', { hash: owner.hash, tracker_id: tracker });
+    const second = (await s.call('app/activate', { code: body.code })).body.token;
+    const a = await app('app/chat/send', { message: 'From phone 2', idempotency_key: 'k-chat-1' }, second);
+    expect(a.body.success).toBe(true);
+    expect(count('SELECT count(*) FROM chat_messages WHERE tracker_id = ?', tracker)).toBe(5);
+  });
+
+  it('app/form/submit and app/checkin/create: a repeat answers the first answer and stores nothing new', async () => {
+    const tpl = (await s.call('form/template/create', { hash: owner.hash, template: { label: 'T', fields: [{ id: 'note', label: 'Note', type: 'text' }] } })).body.id;
+    const now = Date.now();
+    const task = (
+      await s.call('task/create', {
+        hash: owner.hash,
+        create_form: true,
+        task: { label: 'Job', location: { lat: 1, lng: 2, address: 'A', radius: 100 }, from: formatDateTime(now - 3_600_000, TZ), to: formatDateTime(now + 3_600_000, TZ), tracker_id: tracker, form_template_id: tpl },
+      })
+    ).body.id;
+    const submit = (value: string, time: string) => app('app/form/submit', { task_id: task, values: { note: { type: 'text', value } }, location: { lat: 1, lng: 2 }, time, idempotency_key: 'k-form' });
+    const first = await submit('First', '2026-01-01 10:00:00');
+    expect(first.body).toMatchObject({ success: true, value: { values: { note: { type: 'text', value: 'First' } }, submitted: '2026-01-01 10:00:00' } });
+    const again = await submit('Second', '2026-01-01 11:00:00');
+    expect(again.body).toEqual(first.body);
+    expect((await s.call('task/form/read', { hash: owner.hash, task_id: task })).body.value).toMatchObject({ values: { note: { value: 'First' } }, submitted: '2026-01-01 10:00:00' });
+
+    const checkin = { location: { lat: 1, lng: 2 }, comment: 'Here', idempotency_key: 'k-checkin' };
+    const c1 = await app('app/checkin/create', checkin);
+    expect(c1.body).toEqual({ success: true, id: expect.any(Number), form: null });
+    expect((await app('app/checkin/create', checkin)).body).toEqual(c1.body);
+    expect(count('SELECT count(*) FROM checkins WHERE tracker_id = ?', tracker)).toBe(1);
+    // A refused call stores no answer: the same key may be used again once the values are right.
+    const refused = await app('app/checkin/create', { location: { lat: 1, lng: 2 }, file_ids: [999999], idempotency_key: 'k-checkin-2' });
+    expect(refused.body.status.code).toBe(7);
+    expect((await app('app/checkin/create', { location: { lat: 1, lng: 2 }, idempotency_key: 'k-checkin-2' })).body.success).toBe(true);
+  });
+
+  it('revoking the token drops its keys', async () => {
+    expect(count('SELECT count(*) FROM app_requests')).toBeGreaterThan(0);
+    await s.call('tracker/app/revoke', { hash: owner.hash, tracker_id: tracker });
+    expect(count('SELECT count(*) FROM app_requests')).toBe(0);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The field app's calls to the field-app API (docs/field-app.md): POSTs of JSON to /v2/fsm/app/...
+ * with the device token in `Authorization: NVX`. The error classes are the console's
+ * (web/console/src/api/client.ts, imported read-only): ApiError carries the documented code and, for
+ * 242, the fields' errors; NetworkError means no answer (offline), so the outbox keeps the work.
+ */
+import { ApiError, NetworkError } from '../../console/src/api/client.ts';
+
+export { ApiError, NetworkError };
+
+export interface Device {
+  token: string;
+  trackerId: number;
+  label: string;
+  deviceId: string;
+  /** The OsmAnd listener's port (positions); null: the page's own port is not it, positions wait. */
+  port: number | null;
+  timeZone: string;
+}
+
+const KEY = 'fsm.app.device';
+
+export function loadDevice(): Device | null {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+export function saveDevice(d: Device | null) {
+  if (d) localStorage.setItem(KEY, JSON.stringify(d));
+  else localStorage.removeItem(KEY);
+}
+
+/** A 242's field errors, by field id. */
+export type FieldErrors = Record<string, string>;
+export class FormRefused extends ApiError {
+  constructor(
+    code: number,
+    description: string,
+    readonly fields: FieldErrors,
+  ) {
+    super(code, description);
+  }
+}
+
+type Answer = { success?: boolean; status?: { code: number; description: string }; errors?: { parameter?: string; field_id?: string; error: string }[] };
+
+export async function call<T = Record<string, unknown>>(path: string, params: Record<string, unknown>, token?: string): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/v2/fsm/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `NVX ${token}` } : {}) },
+      body: JSON.stringify(params),
+    });
+  } catch (e) {
+    throw new NetworkError(String(e));
+  }
+  let data: Answer;
+  try {
+    data = await res.json();
+  } catch {
+    throw new NetworkError(`HTTP ${res.status} without an API answer`);
+  }
+  if (data.success) return data as T;
+  const code = data.status?.code ?? 1;
+  const description = data.status?.description ?? `HTTP ${res.status}`;
+  if (code === 242) throw new FormRefused(code, description, Object.fromEntries((data.errors ?? []).map((e) => [e.field_id ?? '', e.error])));
+  throw new ApiError(code, description, (data.errors ?? []).map((e) => ({ parameter: e.parameter ?? e.field_id ?? '', error: e.error })));
+}
+
+/** Sends a file's bytes to the upload url app/.../file/create answered (multipart, the file last). */
+export async function upload(url: string, fields: Record<string, string>, fieldName: string, blob: Blob, filename: string): Promise<void> {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  body.append(fieldName, blob, filename);
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'POST', body });
+  } catch (e) {
+    throw new NetworkError(String(e));
+  }
+  if (res.ok) return;
+  let data: Answer = {};
+  try {
+    data = await res.json();
+  } catch {
+    throw new NetworkError(`upload: HTTP ${res.status}`);
+  }
+  throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `upload: HTTP ${res.status}`);
+}
+
+/** Wall-clock time in the owner's zone, as the API takes it (yyyy-MM-dd HH:mm:ss). */
+export function zoned(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

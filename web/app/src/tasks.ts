@@ -1,0 +1,67 @@
+/** The task feed (docs/field-app.md, "The task feed"): the task watch kept in a list, cached for offline starts. */
+import { useEffect, useState } from 'react';
+import type { Device } from './api.ts';
+
+export interface Field {
+  id: string;
+  label: string;
+  description?: string;
+  required?: boolean;
+  type: string;
+  group?: string[];
+  options?: string[];
+  max_stars?: number;
+  max_files?: number;
+  max_file_size?: number;
+  allowed_extensions?: string[] | null;
+}
+export interface Task {
+  id: number;
+  label: string;
+  description?: string;
+  status: string;
+  location: { lat: number; lng: number; address: string; radius: number };
+  from: string;
+  to: string;
+  arrival_date?: string | null;
+  form?: { id: number; label: string; fields: Field[]; submitted: string | null; submit_in_zone: boolean } | null;
+}
+
+const KEY = 'fsm.app.tasks';
+type Page = { list: Task[]; removed: number[]; cursor: number; reset: boolean };
+
+export function useTasks(device: Device, onRevoked: () => void): { tasks: Task[]; live: boolean } {
+  const [tasks, setTasks] = useState<Task[]>(() => {
+    try {
+      return JSON.parse(localStorage.getItem(KEY) ?? '[]');
+    } catch {
+      return [];
+    }
+  });
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    // EventSource cannot set headers: the token goes in the query; it resends the last id itself.
+    const es = new EventSource(`/v2/fsm/app/task/watch?hash=${encodeURIComponent(device.token)}`);
+    es.onopen = () => setLive(true);
+    es.onerror = () => setLive(false);
+    es.addEventListener('tasks', (e) => {
+      const page = JSON.parse((e as MessageEvent).data) as Page;
+      setTasks((old) => {
+        const byId = new Map((page.reset ? [] : old).map((t) => [t.id, t]));
+        for (const id of page.removed) byId.delete(id);
+        for (const t of page.list) byId.set(t.id, t);
+        const next = [...byId.values()].sort((a, b) => a.from.localeCompare(b.from));
+        localStorage.setItem(KEY, JSON.stringify(next));
+        return next;
+      });
+    });
+    es.addEventListener('revoked', () => {
+      es.close();
+      onRevoked();
+    });
+    return () => es.close();
+  }, [device.token, onRevoked]);
+  return { tasks, live };
+}
+
+export const clearTasks = () => localStorage.removeItem(KEY);

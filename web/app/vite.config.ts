@@ -1,0 +1,21 @@
+/**
+ * Vite settings of the field app (docs/field-app.md, "The app"), served at /app/. Built by
+ * web/app/build.ts (npm install, npm start, npm run build:app); `npx vite web/app` serves it with
+ * hot reload against a server on :8080.
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import type { UserConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = process.env.FSM_CONSOLE_API ?? 'http://127.0.0.1:8080';
+
+const config: UserConfig = {
+  root,
+  base: '/app/',
+  plugins: [react()],
+  logLevel: 'warn',
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: { proxy: { '/v2': { target: api } } },
+};
+export default config;
