@@ -8,7 +8,7 @@
  */
 import { Attr } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
-import { delimitedFramer, nmeaCoordinate, utc } from './text.ts';
+import { delimitedFramer, nmeaFix, utc } from './text.ts';
 import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -19,21 +19,10 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1').trim());
   if (!m) return {};
   const [, id, alarm, outputs, inputs, hh, mi, ss, valid, ns, lat, ew, lon, knots, course, dd, mo, yy, sats] = m;
-  return {
-    deviceId: id,
-    records: [
-      {
-        time: utc(+yy, +mo, +dd, +hh, +mi, +ss),
-        valid: valid === 'A',
-        lat: nmeaCoordinate(lat, ns),
-        lng: nmeaCoordinate(lon, ew),
-        speed: knotsToKmh(Number(knots)),
-        course: Number(course) % 360,
-        satellites: Number(sats),
-        attributes: { [Attr.status]: parseInt(alarm, 16), [Attr.output]: parseInt(outputs, 16), [Attr.input]: parseInt(inputs, 16) },
-      },
-    ],
-  };
+  const rec = nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lon, ew, knotsToKmh(Number(knots)), Number(course));
+  rec.satellites = Number(sats);
+  rec.attributes = { [Attr.status]: parseInt(alarm, 16), [Attr.output]: parseInt(outputs, 16), [Attr.input]: parseInt(inputs, 16) };
+  return { deviceId: id, records: [rec] };
 }
 
 export const protocol: Protocol = {

@@ -66,6 +66,7 @@ export { protocol as mtx } from './mtx.ts';
 export { protocol as mxt } from './mxt.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as noran } from './noran.ts';
+export { protocol as nto } from './nto.ts';
 export { protocol as oigo } from './oigo.ts';
 export { protocol as oko } from './oko.ts';
 export { protocol as osmand } from './osmand.ts';

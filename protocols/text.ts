@@ -3,7 +3,7 @@
  * the dates and times these protocols spell in a dozen ways.
  */
 import { nmeaDegrees } from './binary.ts';
-import { DecodeError, FrameError, type Framer } from './types.ts';
+import { DecodeError, type DeviceRecord, FrameError, type Framer } from './types.ts';
 
 /**
  * Frames end at any of `delimiters` (bytes); the delimiter is kept in the frame when `keep` says so.
@@ -113,4 +113,9 @@ export function zoneOffsetMinutes(value: unknown): number {
   const m = /^(?:GMT|UTC)?\s*([+-])?(\d{1,2})(?::?(\d\d))?$/i.exec(String(value ?? '').trim());
   if (!m || Number(m[2]) > 14 || Number(m[3] ?? 0) > 59) throw new Error(`unsupported time zone ${String(value)}`);
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+/** The fix of a line-based report: `A`/`V` validity, NMEA coordinates with hemispheres, km/h, degrees. */
+export function nmeaFix(time: number, valid: string, lat: string, ns: string, lng: string, ew: string, speed: number, course: number): DeviceRecord {
+  return { time, valid: valid === 'A', lat: nmeaCoordinate(lat, ns), lng: nmeaCoordinate(lng, ew), speed, course: course % 360, attributes: {} };
 }
