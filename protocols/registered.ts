@@ -44,6 +44,7 @@ export { protocol as gt02 } from './gt02.ts';
 export { protocol as gt06 } from './gt06/index.ts';
 export { protocol as h02 } from './h02.ts';
 export { protocol as huasheng } from './huasheng.ts';
+export { protocol as hunterpro } from './hunterpro.ts';
 export { protocol as hyn600 } from './hyn600.ts';
 export { protocol as intellitrac } from './intellitrac.ts';
 export { protocol as its } from './its.ts';

@@ -2,7 +2,7 @@
  * Helpers shared by the line-based text protocols: a delimiter framer, NMEA coordinates and
  * the dates and times these protocols spell in a dozen ways.
  */
-import { nmeaDegrees } from './binary.ts';
+import { knotsToKmh, nmeaDegrees } from './binary.ts';
 import { DecodeError, type DeviceRecord, FrameError, type Framer } from './types.ts';
 
 /**
@@ -118,4 +118,15 @@ export function zoneOffsetMinutes(value: unknown): number {
 /** The fix of a line-based report: `A`/`V` validity, NMEA coordinates with hemispheres, km/h, degrees. */
 export function nmeaFix(time: number, valid: string, lat: string, ns: string, lng: string, ew: string, speed: number, course: number): DeviceRecord {
   return { time, valid: valid === 'A', lat: nmeaCoordinate(lat, ns), lng: nmeaCoordinate(lng, ew), speed, course: course % 360, attributes: {} };
+}
+
+const GPRMC = /^\$GPRMC,(\d\d)(\d\d)(\d\d)\.?\d*,([AV]),(\d{4}\.\d+),([NS]),(\d{5}\.\d+),([EW]),(\d+\.\d+)?,(\d+\.\d+)?,(\d\d)(\d\d)(\d\d)/;
+
+/** The fix of a `$GPRMC` sentence at the start of `s` (speed knots → km/h); undefined when it is none or out of range. */
+export function gprmcFix(s: string): DeviceRecord | undefined {
+  const m = GPRMC.exec(s);
+  if (!m) return undefined;
+  const [, hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m;
+  if (Number(course ?? 0) > 360 || Number(lat) >= 9000 || Number(lng) >= 18000) return undefined;
+  return nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lng, ew, knotsToKmh(Number(knots ?? 0)), Number(course ?? 0));
 }
