@@ -14,6 +14,7 @@ export { protocol as at2000 } from './at2000.ts';
 export { protocol as atrack } from './atrack/index.ts';
 export { protocol as autograde } from './autograde.ts';
 export { protocol as bce } from './bce/index.ts';
+export { protocol as blackkite } from './blackkite.ts';
 export { protocol as box } from './box.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as carscop } from './carscop.ts';
