@@ -75,6 +75,7 @@ export { protocol as oko } from './oko.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as pathaway } from './pathaway.ts';
 export { protocol as piligrim } from './piligrim.ts';
+export { protocol as polte } from './polte.ts';
 export { protocol as pt502 } from './pt502.ts';
 export { protocol as pt60 } from './pt60.ts';
 export { protocol as radshid } from './radshid.ts';
