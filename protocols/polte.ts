@@ -7,13 +7,14 @@
  * The module's `ueToken` is the device identifier. Answered 200; 400 for a body that is not such a report.
  */
 import { Attr } from './attributes.ts';
+import { jsonNumber, jsonObject } from './text.ts';
 import { DecodeError } from './types.ts';
 import type { AttrValue, DecodeContext, DeviceRecord, HttpDecodeResult, HttpRequest, Protocol } from './types.ts';
 
 const MAX_BODY = 64 * 1024;
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
-const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const obj = jsonObject;
+const finite = jsonNumber;
 
 function decodeHttp(req: HttpRequest, _ctx: DecodeContext): HttpDecodeResult {
   if (req.body.length > MAX_BODY) throw new DecodeError('polte: body too large');

@@ -130,3 +130,8 @@ export function gprmcFix(s: string): DeviceRecord | undefined {
   if (Number(course ?? 0) > 360 || Number(lat) >= 9000 || Number(lng) >= 18000) return undefined;
   return nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lng, ew, knotsToKmh(Number(knots ?? 0)), Number(course ?? 0));
 }
+
+/** For JSON bodies: `v` when it is an object (not an array), else an empty one. */
+export const jsonObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+/** For JSON bodies: `v` when it is a finite number, else undefined. */
+export const jsonNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
