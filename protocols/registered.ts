@@ -24,6 +24,7 @@ export { protocol as cellocator } from './cellocator.ts';
 export { protocol as cguard } from './cguard.ts';
 export { protocol as cityeasy } from './cityeasy.ts';
 export { protocol as dmt } from './dmt.ts';
+export { protocol as dragino } from './dragino.ts';
 export { protocol as dualcam } from './dualcam.ts';
 export { protocol as easytrack } from './easytrack.ts';
 export { protocol as eelink } from './eelink.ts';
