@@ -87,6 +87,7 @@ export { protocol as ruptela } from './ruptela.ts';
 export { protocol as sigfox } from './sigfox.ts';
 export { protocol as siwi } from './siwi.ts';
 export { protocol as smartcar } from './smartcar.ts';
+export { protocol as spot } from './spot.ts';
 export { protocol as starlink } from './starlink.ts';
 export { protocol as startek } from './startek.ts';
 export { protocol as suntech } from './suntech.ts';
