@@ -82,6 +82,7 @@ export { protocol as pt60 } from './pt60.ts';
 export { protocol as radshid } from './radshid.ts';
 export { protocol as raveon } from './raveon.ts';
 export { protocol as retranslator } from './retranslator.ts';
+export { protocol as rftrack } from './rftrack.ts';
 export { protocol as rst } from './rst.ts';
 export { protocol as ruptela } from './ruptela.ts';
 export { protocol as sigfox } from './sigfox.ts';
