@@ -111,6 +111,7 @@ export { protocol as tzone } from './tzone.ts';
 export { protocol as ulbotech } from './ulbotech.ts';
 export { protocol as upro } from './upro.ts';
 export { protocol as v680 } from './v680.ts';
+export { protocol as valtrack } from './valtrack.ts';
 export { protocol as vt200 } from './vt200.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
