@@ -7,7 +7,7 @@
  * The ten lettered 4-digit fields are the analog channels as sent. The devices expect no answer.
  */
 import { Attr, indexed } from './attributes.ts';
-import { bracketedFramer, nmeaFix, utc } from './text.ts';
+import { bracketedFramer, nmeaFix } from './text.ts';
 import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -18,7 +18,8 @@ function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1').trim());
   if (!m) return {};
   const [, serial, imei, dd, mo, yy, valid, lat, ns, lon, ew, speed, hh, mi, ss, course, status, ...channels] = m;
-  const rec = nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lon, ew, Number(speed), Number(course));
+  const rec = nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng: lon, ew, course });
+  rec.speed = Number(speed);
   rec.attributes[Attr.index] = Number(serial);
   // One status byte; a UTF-8 sender makes two characters of bytes over 0x7f, the last one is the byte.
   rec.attributes[Attr.status] = status.charCodeAt(status.length - 1);

@@ -1,27 +1,20 @@
 /**
- * Cautela text reports, one per line:
- *
- *   `<type>,<id>,<yy>,<mm>,<dd>,<lat>,<lon>,<hhmm>,<status>,*<checksum>`
- *
- * Decimal degrees, UTC. The devices expect no answer.
+ * Cautela text protocol, one report a line: `<type>,<imei>,<dd>,<mm>,<yy>,<lat>,<lon>,<hhmm>,...`.
+ * The devices expect no answer.
  */
-import { Attr } from './attributes.ts';
 import { delimitedFramer, utc } from './text.ts';
-import type { DecodeContext, DecodeResult, Protocol } from './types.ts';
+import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
-const REPORT = /^(\d+),(\d+),(\d\d),(\d\d),(\d\d),(-?\d+\.\d+),(-?\d+\.\d+),(\d\d)(\d\d),([A-Z]?),/;
+const REPORT = /^(\d+),(\d+),(\d\d),(\d\d),(\d\d),(-?\d+\.\d+),(-?\d+\.\d+),(\d\d)(\d\d),/;
 
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1').trim());
-  if (!m) return {};
-  const [, type, id, yy, mo, dd, lat, lon, hh, mi, status] = m;
-  const latitude = Number(lat);
-  const lng = Number(lon);
-  if (Math.abs(latitude) > 90 || Math.abs(lng) > 180) return { deviceId: id };
-  const attributes: Record<string, string | number> = { [Attr.event]: Number(type) };
-  if (status) attributes[Attr.status] = status;
-  return { deviceId: id, records: [{ time: utc(+yy, +mo, +dd, +hh, +mi), valid: true, lat: latitude, lng, attributes }] };
+  if (!m) throw new DecodeError('cautela: not a report');
+  const [, type, imei, dd, mo, yy, lat, lng, hh, mi] = m;
+  const rec = { time: utc(+yy, +mo, +dd, +hh, +mi), valid: true, lat: Number(lat), lng: Number(lng), attributes: { type: Number(type) } };
+  if (Math.abs(rec.lat) > 90 || Math.abs(rec.lng) > 180) throw new DecodeError('cautela: coordinates out of range');
+  return { deviceId: imei, records: [rec] };
 }
 
 export const protocol: Protocol = {

@@ -1,48 +1,41 @@
 /**
- * Dragino LoRaWAN trackers (LGT-92, TrackerD, ...) through The Things Stack: the network server's
- * uplink webhook JSON, with the payload already decoded by the device's payload formatter.
- *
- *   `{ end_device_ids: { dev_eui }, received_at, uplink_message: { decoded_payload: { Latitude, Longitude,
- *      BatV, Tem, Hum, ALARM_status, ... }, rx_metadata: [{ rssi, snr }] } }`
- *
- * `dev_eui` is the device identifier. A tracker without a fix reports 0/0, kept as a not-valid fix.
- * Answered 200; 400 for other bodies.
+ * Dragino LoRaWAN trackers through The Things Stack (HTTP webhook): a POST of an uplink message whose
+ * `end_device_ids.device_id` names the device and whose `uplink_message.decoded_payload` (the Dragino payload
+ * formatter's output) carries `Latitude`, `Longitude`, `BatV`, `Hum`, `Tem`, `ALARM_status`; the time is
+ * `uplink_message.received_at`. A 0,0 position (no fix) is kept as not valid. Answer: HTTP 200; 400 without identity.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { jsonNumber, jsonObject } from './text.ts';
-import { DecodeError } from './types.ts';
-import type { AttrValue, DecodeContext, HttpDecodeResult, HttpRequest, Protocol } from './types.ts';
+import { jsonObjectBody, member, numberMember } from './json-body.ts';
+import { DecodeError, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
-const MAX_BODY = 64 * 1024;
+const MAX_BODY = 256 * 1024;
 
-function decodeHttp(req: HttpRequest, _ctx: DecodeContext): HttpDecodeResult {
-  if (req.body.length > MAX_BODY) throw new DecodeError('dragino: body too large');
-  let root: Record<string, unknown>;
-  try {
-    root = jsonObject(JSON.parse(req.body.toString('utf8')));
-  } catch {
-    return { status: 400 };
+/** ISO-8601 with up to nanoseconds (the network server's form), to ms. */
+function isoTime(v: unknown): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v.replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
+  const j = jsonObjectBody(req.body, MAX_BODY, 'dragino');
+  const id = member(j, 'end_device_ids').device_id;
+  if (!j || typeof id !== 'string' || !id || id.length > 128) return { status: 400 };
+  const message = member(j, 'uplink_message');
+  const d = member(message, 'decoded_payload');
+  const rec: DeviceRecord = { time: isoTime(message.received_at) ?? ctx.now, attributes: {} };
+  const [lat, lng] = [numberMember(d, 'Latitude'), numberMember(d, 'Longitude')];
+  if (lat !== undefined && lng !== undefined) {
+    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new DecodeError('dragino: coordinates out of range');
+    Object.assign(rec, { lat, lng, valid: lat !== 0 || lng !== 0 });
   }
-  const ids = jsonObject(root.end_device_ids);
-  const deviceId = typeof ids.dev_eui === 'string' ? ids.dev_eui.trim() : '';
-  if (!deviceId || deviceId.length > 64) return { status: 400 };
-  const uplink = jsonObject(root.uplink_message);
-  const p = jsonObject(uplink.decoded_payload);
-  const time = Date.parse(String(root.received_at ?? uplink.received_at ?? ''));
-  const lat = jsonNumber(p.Latitude);
-  const lng = jsonNumber(p.Longitude);
-  if (!Number.isFinite(time) || lat === undefined || lng === undefined || Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId, status: 200 };
-  const attributes: Record<string, AttrValue> = {};
-  const put = (key: string, v: unknown) => {
-    const n = jsonNumber(v);
-    if (n !== undefined) attributes[key] = n;
-  };
-  put(Attr.battery, p.BatV);
-  put(indexed.temp(1), p.Tem);
-  put('humidity', p.Hum);
-  put(Attr.rssi, jsonObject(Array.isArray(uplink.rx_metadata) ? uplink.rx_metadata[0] : undefined).rssi);
-  if (p.ALARM_status === 'TRUE' || p.ALARM_status === true) attributes[Attr.alarm] = Alarm.sos;
-  return { deviceId, status: 200, records: [{ time, valid: lat !== 0 || lng !== 0, lat, lng, attributes }] };
+  const a = rec.attributes;
+  const [hum, bat, tem] = [numberMember(d, 'Hum'), numberMember(d, 'BatV'), numberMember(d, 'Tem')];
+  if (hum !== undefined) a.humidity = hum;
+  if (bat !== undefined) a[Attr.battery] = bat;
+  if (tem !== undefined) a[indexed.temp(1)] = tem;
+  if (String(d.ALARM_status).toLowerCase() === 'true') a[Attr.alarm] = Alarm.sos;
+  return { deviceId: id, records: [rec], status: 200, body: '' };
 }
 
 export const protocol: Protocol = {

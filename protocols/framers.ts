@@ -3,7 +3,7 @@
  * escape byte inside, and a frame whose length is a field of its header.
  */
 import { bracketedFramer } from './text.ts';
-import { FrameError, type Framer } from './types.ts';
+import { DecodeError, FrameError, type Framer } from './types.ts';
 
 /**
  * Frames run from `start` to `end` (both kept); inside, `escape` followed by a byte stands for that
@@ -69,4 +69,46 @@ export function lengthFieldFramer(name: string, f: LengthField, max: number): Fr
       return { frame: buffer.subarray(start, start + length), consumed: start + length };
     },
   };
+}
+
+/**
+ * One JSON object per frame, cut where its braces balance (braces inside strings do not count):
+ * the generic JSON framing that hoopo, stb and teratrack devices share. Bytes before a `{` are skipped.
+ */
+export function jsonFramer(name: string, max: number): Framer {
+  return {
+    next(buffer) {
+      const start = buffer.indexOf(0x7b);
+      if (start < 0) {
+        if (buffer.length > max) throw new FrameError(`${name}: no object start`);
+        return null;
+      }
+      let depth = 0;
+      let inString = false;
+      const limit = Math.min(buffer.length, start + max);
+      for (let i = start; i < limit; i++) {
+        const b = buffer[i];
+        if (inString) {
+          if (b === 0x5c) i++; // the escaped character
+          else if (b === 0x22) inString = false;
+        } else if (b === 0x22) inString = true;
+        else if (b === 0x7b) depth++;
+        else if (b === 0x7d && --depth === 0) return { frame: buffer.subarray(start, i + 1), consumed: i + 1 };
+      }
+      if (buffer.length - start >= max) throw new FrameError(`${name}: object too long`);
+      return null;
+    },
+  };
+}
+
+/** The JSON object a frame holds; anything else is a decode error. */
+export function jsonObject(frame: Buffer, name: string): Record<string, unknown> {
+  let root: unknown;
+  try {
+    root = JSON.parse(frame.toString('utf8'));
+  } catch {
+    throw new DecodeError(`${name}: bad JSON`);
+  }
+  if (!root || typeof root !== 'object' || Array.isArray(root)) throw new DecodeError(`${name}: not an object`);
+  return root as Record<string, unknown>;
 }

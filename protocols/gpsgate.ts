@@ -11,7 +11,6 @@
  */
 import { Alarm, Attr } from './attributes.ts';
 import { knotsToKmh } from './binary.ts';
-import { gprmcFix } from './text.ts';
 import { FrameError, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
 
 const MAX_FRAME = 2048;
@@ -46,6 +45,7 @@ function sessionId(id: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
+const RMC = /^\$GPRMC,(\d\d)(\d\d)(\d\d)\.?\d*,([AV]),(\d\d)(\d\d\.\d+),([NS]),(\d{3})(\d\d\.\d+),([EW]),(\d+\.\d+)?,(\d+\.\d+)?,(\d\d)(\d\d)(\d\d)/;
 const FRCMD = /^\$FRCMD,(\d+),[^,]*,[^,]*,(\d+)(\d\d\.\d+),([NS]),(\d+)(\d\d\.\d+),([EW]),(\d+\.?\d*),(\d+\.?\d*),(\d+\.?\d*)?,(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d)\.?\d*,([01])((?:,[^,*]*)*)/;
 
 const utc = (dd: string, mo: string, yy: string, hh: string, mi: string, ss: string) => Date.UTC(2000 + Number(yy), Number(mo) - 1, Number(dd), Number(hh), Number(mi), Number(ss));
@@ -53,6 +53,13 @@ const coordinate = (d: string, m: string, hem: string) => (Number(d) + Number(m)
 
 function inRange(rec: DeviceRecord): DeviceRecord | undefined {
   return Math.abs(rec.lat!) <= 90 && Math.abs(rec.lng!) <= 180 && (rec.course ?? 0) <= 360 ? rec : undefined;
+}
+
+function decodeRmc(s: string): DeviceRecord | undefined {
+  const m = RMC.exec(s);
+  if (!m) return undefined;
+  const [, hh, mi, ss, validity, latD, latM, latH, lngD, lngM, lngH, speed, course, dd, mo, yy] = m;
+  return inRange({ time: utc(dd, mo, yy, hh, mi, ss), valid: validity === 'A', lat: coordinate(latD, latM, latH), lng: coordinate(lngD, lngM, lngH), speed: knotsToKmh(Number(speed ?? 0)), course: Number(course ?? 0), attributes: {} });
 }
 
 function decodeFrcmd(s: string): DecodeResult {
@@ -84,7 +91,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   if (s.startsWith('$FRVER,')) return { reply: sentence('FRVER,1,0,FSM gateway 1.0') };
   if (s.startsWith('$GPRMC,')) {
     if (!ctx.deviceId) return {};
-    const rec = gprmcFix(s);
+    const rec = decodeRmc(s);
     return rec ? { records: [rec] } : {};
   }
   if (s.startsWith('$FRCMD,')) return decodeFrcmd(s);

@@ -1,57 +1,38 @@
 /**
- * MTX text reports, one per line:
- *
- *   `#MTX,<imei>,<yyyymmdd>,<hhmmss>,<lat>,<lon>,<speed km/h>,<course>,<odometer km>,<X|fix>,<X|...>,
- *    <inputs as 0/1 digits>,<outputs as 0/1 digits>,<adc1>,<adc2>`
- *
- * Decimal degrees, UTC. The devices expect no answer.
+ * MTX (Mobile Tracking eXchange) text reports: `#MTX,<imei>,<yyyyMMdd>,<HHmmss>,<lat>,<lon>,<speed kn>,
+ * <course>,<odometer km>,<d+|X>,<0|1|X>,<inputs 0/1...>,<outputs 0/1...>,<adc 1>,<adc 2>`.
+ * Every message is answered `#ACK`.
  */
 import { Attr, indexed } from './attributes.ts';
-import { delimitedFramer, utc } from './text.ts';
-import type { AttrValue, DecodeContext, DecodeResult, Protocol } from './types.ts';
+import { knotsToKmh } from './binary.ts';
+import { delimitedFramer, latin1, utc } from './text.ts';
+import { type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
-const REPORT =
-  /^#MTX,(\d+),(\d{4})(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(-?\d+\.\d+),(-?\d+\.\d+),(\d+),(\d+),(\d+\.\d+),([^,]*),([^,]*),([01]*),([01]*),(\d+),(\d+)/;
-
-/** `1011` → in1..in4 (first digit is the first line) and a mask with bit 0 = line 1. */
-function lines(digits: string, name: (n: number) => string, attributes: Record<string, AttrValue>): number {
-  let mask = 0;
-  for (let i = 0; i < digits.length; i++) {
-    const on = digits[i] === '1';
-    attributes[name(i + 1)] = on;
-    if (on) mask |= 1 << i;
-  }
-  return mask;
-}
+const REPLY = latin1('#ACK');
+const REPORT = /^#MTX,(\d+),(\d{4})(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(-?\d+\.\d+),(-?\d+\.\d+),(\d+\.?\d*),(\d+),(\d+\.?\d*),(?:\d+|X),(?:[01]|X),([01]+),([01]+),(\d+),(\d+)/;
+/** `0`/`1` characters as a mask, the first character being line 1. */
+const mask = (s: string) => [...s.slice(0, 16)].reduce((m, c, i) => (c === '1' ? m | (1 << i) : m), 0);
 
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1').trim());
-  if (!m) return {};
-  const [, imei, yyyy, mo, dd, hh, mi, ss, lat, lon, speed, course, odometer, fix, , inputs, outputs, adc1, adc2] = m;
-  const latitude = Number(lat);
-  const lng = Number(lon);
-  if (Math.abs(latitude) > 90 || Math.abs(lng) > 180) return { deviceId: imei };
-  const attributes: Record<string, AttrValue> = {};
-  attributes[Attr.input] = lines(inputs, indexed.in, attributes);
-  attributes[Attr.output] = lines(outputs, indexed.out, attributes);
-  attributes[Attr.odometer] = Math.round(Number(odometer) * 1000);
-  attributes[indexed.adc(1)] = Number(adc1);
-  attributes[indexed.adc(2)] = Number(adc2);
+  if (!m) return { reply: REPLY };
+  const [lat, lng] = [Number(m[8]), Number(m[9])];
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: m[1], reply: REPLY };
   return {
-    deviceId: imei,
+    deviceId: m[1],
     records: [
       {
-        time: utc(+yyyy, +mo, +dd, +hh, +mi, +ss),
-        // `X` marks a field the device could not fill (no fix).
-        valid: fix !== 'X',
-        lat: latitude,
+        time: utc(Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7])),
+        valid: true,
+        lat,
         lng,
-        speed: Number(speed),
-        course: Number(course) % 360,
-        attributes,
+        speed: knotsToKmh(Number(m[10])),
+        course: Number(m[11]) % 360,
+        attributes: { [Attr.odometer]: Number(m[12]) * 1000, [Attr.input]: mask(m[13]), [Attr.output]: mask(m[14]), [indexed.adc(1)]: Number(m[15]), [indexed.adc(2)]: Number(m[16]) },
       },
     ],
+    reply: REPLY,
   };
 }
 
@@ -60,7 +41,7 @@ export const protocol: Protocol = {
   defaultPort: 5083,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => delimitedFramer('mtx', [0x0a, 0x0d], MAX_FRAME),
+  createFramer: () => delimitedFramer('mtx', [0x0d, 0x0a], MAX_FRAME),
   decode,
   commands: [],
 };

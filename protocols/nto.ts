@@ -1,32 +1,38 @@
 /**
- * NTO text reports, one per line:
- *
- *   `^<type>,<id>,<event>,<ddmmyy>,<hhmmss>,<A|V>,<N|S>,<ddmm.mmmm>,<E|W>,<dddmm.mmmm>,<speed km/h>,<course>,
- *    <status hex>,<mcc:mnc:lac:cid>,<zone>,,<unix time>,<gsm signal>,<checksum>`
- *
- * The fix time is the date and time fields. The devices expect no answer.
+ * NTO text protocol, messages cut at `&`:
+ *   `^NB,<imei>,<type 3>,<ddmmyy>,<hhmmss>,<A|V|M>,<N|S>,<ddmm.mmmm>,<E|W>,<dddmm.mmmm>,<km/h>,<course>,<status hex>,...`
+ * Status bits: 1 jamming, 25 power cut, 26 overspeed, 27 vibration, 28 geofence enter, 29 geofence exit,
+ * 32 low battery, 36 door. The devices expect no answer.
  */
-import { Attr } from './attributes.ts';
-import { delimitedFramer, nmeaFix, num, utc } from './text.ts';
-import type { Cell, DecodeContext, DecodeResult, Protocol } from './types.ts';
+import { Alarm, Attr } from './attributes.ts';
+import { delimitedFramer, utc } from './text.ts';
+import { DecodeError, type DecodeContext, type DecodeResult, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
-const REPORT =
-  /^\^([A-Z]+),(\d+),([A-Z0-9]+),(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),([AV]),([NS]),(\d{4}\.\d+),([EW]),(\d{5}\.\d+),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?),([0-9A-Fa-f]*),(\d+):(\d+):([0-9A-Fa-f]+):([0-9A-Fa-f]+)?,[^,]*,[^,]*,\d*,(\d*)/;
+const REPORT = /^\^NB,(\d+),(...),(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),([AVM]),([NS]),(\d\d)(\d\d\.\d+),([EW]),(\d{3})(\d\d\.\d+),(\d+\.?\d*),(\d+),([0-9A-Fa-f]+),/;
+const STATUS_ALARMS: Array<[number, string]> = [
+  [1, Alarm.jamming], [25, Alarm.powerCut], [26, Alarm.overspeed], [27, Alarm.vibration],
+  [28, Alarm.geofenceEnter], [29, Alarm.geofenceExit], [32, Alarm.lowBattery], [36, Alarm.door],
+];
 
 function decode(frame: Buffer, _ctx: DecodeContext): DecodeResult {
   const m = REPORT.exec(frame.toString('latin1').trim());
-  if (!m) return {};
-  const [, type, id, event, dd, mo, yy, hh, mi, ss, valid, ns, lat, ew, lon, speed, course, status, mcc, mnc, lac, cid, rssi] = m;
-  const cells: Cell[] = [];
-  if (cid !== undefined) cells.push({ mcc: Number(mcc), mnc: Number(mnc), lac: parseInt(lac, 10), cid: parseInt(cid, 10) });
-  const attributes: Record<string, string | number> = { type, [Attr.event]: event, [Attr.status]: status };
-  const signal = num(rssi);
-  if (signal !== undefined) attributes[Attr.rssi] = signal;
-  const rec = nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lon, ew, Number(speed), Number(course));
-  rec.cells = cells;
-  rec.attributes = attributes;
-  return { deviceId: id, records: [rec] };
+  if (!m) throw new DecodeError('nto: not a report');
+  const [, imei, type, dd, mo, yy, hh, mi, ss, valid, ns, latD, latM, ew, lngD, lngM, speed, course, statusHex] = m;
+  const status = BigInt(`0x${statusHex.slice(-16)}`);
+  const a: Record<string, number | string> = { type, [Attr.status]: Number(status) };
+  for (const [bit, alarm] of STATUS_ALARMS) if ((status >> BigInt(bit)) & 1n) a[Attr.alarm] = alarm;
+  const rec = {
+    time: utc(+yy, +mo, +dd, +hh, +mi, +ss),
+    valid: valid === 'A',
+    lat: (Number(latD) + Number(latM) / 60) * (ns === 'S' ? -1 : 1),
+    lng: (Number(lngD) + Number(lngM) / 60) * (ew === 'W' ? -1 : 1),
+    speed: Number(speed),
+    course: Number(course) % 360,
+    attributes: a,
+  };
+  if (Math.abs(rec.lat) > 90 || Math.abs(rec.lng) > 180) throw new DecodeError('nto: coordinates out of range');
+  return { deviceId: imei, records: [rec] };
 }
 
 export const protocol: Protocol = {
@@ -34,7 +40,7 @@ export const protocol: Protocol = {
   defaultPort: 5250,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => delimitedFramer('nto', [0x0a, 0x0d], MAX_FRAME),
+  createFramer: () => delimitedFramer('nto', [0x26], MAX_FRAME),
   decode,
   commands: [],
 };

@@ -1,47 +1,38 @@
 /**
- * PathAway (phone app) over HTTP: `GET /?UserName=<id>&Password=<...>&LOC=<$PWS sentence>` where
- *
- *   `$PWS,1,"<name>",<symbol>,<...>,<ddmmyy>,<hhmmss>,<lat>,<lon>,<altitude m>,<speed km/h>,<course>,"<comment>",<icon>*<checksum>`
- *
- * Decimal degrees, UTC. The user name is the device identifier. Answered with HTTP 200 and no body;
- * 400 when the request carries no user name.
+ * PathAway (phone app) HTTP: GET `?UserName=<name>&Password=..&LOC=$PWS,<version>,<name>,<icon>,<color>,
+ * <ddMMyy>,<HHmmss>,<lat>,<lon>,<altitude>,<speed>,<course>,...`. The user name names the device.
+ * 200 with an empty body after the commit; 400 without a user name or a readable location.
  */
-import { num, utc } from './text.ts';
-import type { DecodeContext, HttpDecodeResult, HttpRequest, Protocol } from './types.ts';
+import { knotsToKmh } from './binary.ts';
+import { requestParams } from './http-params.ts';
+import { utc } from './text.ts';
+import { type DecodeContext, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
-const MAX_REQUEST = 4096;
-const PWS = /^\$PWS,\d+,"([^"]*)",[^,]*,[^,]*,(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(-?[\d.]*),([\d.]*),([\d.]*),"([^"]*)"/;
+const LOC = /^\$PWS,\d+,[^,]*,[^,]*,[^,]*,(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(-?\d+\.\d+),(-?\d+\.\d+),(-?\d+\.?\d*),(-?\d+\.?\d*),(-?\d+\.?\d*),/;
 
 function decodeHttp(req: HttpRequest, _ctx: DecodeContext): HttpDecodeResult {
-  const q = req.uri.indexOf('?');
-  const params = new URLSearchParams(q >= 0 ? req.uri.slice(q + 1) : req.body.toString('latin1'));
+  const params = requestParams(req, 'pathaway');
   const deviceId = params.get('UserName')?.trim();
-  if (!deviceId || deviceId.length > 64) return { status: 400 };
-  const m = PWS.exec(params.get('LOC') ?? '');
-  if (!m) return { deviceId, status: 200 };
-  const [, name, dd, mo, yy, hh, mi, ss, lat, lon, altitude, speed, course, comment] = m;
-  const latitude = Number(lat);
-  const lng = Number(lon);
-  if (Math.abs(latitude) > 90 || Math.abs(lng) > 180) return { deviceId, status: 200 };
-  const attributes: Record<string, string> = {};
-  if (name) attributes.name = name;
-  if (comment) attributes.comment = comment;
-  const heading = num(course);
+  const m = LOC.exec(params.get('LOC') ?? '');
+  if (!deviceId || deviceId.length > 64 || !m) return { status: 400 };
+  const [lat, lng] = [Number(m[7]), Number(m[8])];
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { status: 400 };
   return {
     deviceId,
-    status: 200,
     records: [
       {
-        time: utc(+yy, +mo, +dd, +hh, +mi, +ss),
+        time: utc(Number(m[3]), Number(m[2]), Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])),
         valid: true,
-        lat: latitude,
+        lat,
         lng,
-        altitude: num(altitude),
-        speed: num(speed),
-        course: heading === undefined ? undefined : heading % 360,
-        attributes,
+        altitude: Number(m[9]),
+        speed: knotsToKmh(Math.max(0, Number(m[10]))),
+        course: Math.max(0, Number(m[11])) % 360,
+        attributes: {},
       },
     ],
+    status: 200,
+    body: '',
   };
 }
 
@@ -49,6 +40,6 @@ export const protocol: Protocol = {
   name: 'pathaway',
   defaultPort: 5099,
   transports: ['http'],
-  maxFrameSize: MAX_REQUEST,
+  maxFrameSize: 65536,
   decodeHttp,
 };

@@ -1,60 +1,37 @@
 /**
- * Raveon `$PRAVE` location-status sentences (M7 GX, RV-M7, RF-7800W, Atlas PL), one per line:
- *
- *   `$PRAVE,<from id>,<to id>,<±ddmm.mmmm>,<±dddmm.mmmm>,<hhmmss>,<gps 0|1|2>,<satellites>,<altitude m>,
- *    <temperature °C>,<voltage>,<inputs hex digit>,<rssi dBm>,<speed km/h>,<heading>,<status letter>,[<odometer>]*<checksum>`
- *
- * Fields as Raveon's manuals list them. The sentence carries no date: the time goes on the day
- * nearest to arrival. The radios expect no answer.
+ * Raveon (RV-M7 and other radio modems) `$PRAVE` sentences:
+ *   $PRAVE,<id>,<dest>,<[-]ddmm.mmmm>,<[-]dddmm.mmmm>,<HHmmss>,<fix>,<sats>,<altitude>,<temperature>,
+ *   <supply V>,<inputs>,<rssi>,<km/h>,<course>,<status letter>,...*cs
+ * The sentence carries a time of day only. The devices expect no answer.
  */
-import { Alarm, Attr } from './attributes.ts';
-import { nmeaDegrees } from './binary.ts';
-import { delimitedFramer, num, timeOfDay } from './text.ts';
-import type { AttrValue, DecodeContext, DecodeResult, Protocol } from './types.ts';
+import { Attr, indexed } from './attributes.ts';
+import { degMin, delimitedFramer, timeOfDay } from './text.ts';
+import { type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
-const SENTENCE =
-  /^\$PRAVE,(\d+),(\d+),(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(\d\d)(\d\d)(\d\d),(\d),(\d+),(-?[\d.]*),(-?[\d.]*),([\d.]*),([0-9A-Fa-f]*),(-?\d*),(\d*),(\d*),([A-Z]*),([\d.]*)/;
-
-/** Status letters the manuals list, as alarms; `P` proximity and `S` service are kept as `status` only. */
-const STATUS_ALARMS: Record<string, string> = { M: Alarm.fallDown, A: Alarm.general, C: Alarm.sos, I: Alarm.accident, V: Alarm.vibration };
-
-const signedNmea = (v: string): number => (v.startsWith('-') ? -nmeaDegrees(Number(v.slice(1))) : nmeaDegrees(Number(v)));
+const REPORT = /^\$PRAVE,(\d+),\d+,(-?)(\d+)(\d\d\.\d+),(-?)(\d+)(\d\d\.\d+),(\d\d)(\d\d)(\d\d),(\d),(\d+),(-?\d+),(-?\d+),(\d+\.\d+),(\d+),(-?\d+),(\d+),(\d+),([PMACIVSX])?,/;
 
 function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
-  const m = SENTENCE.exec(frame.toString('latin1').trim());
+  const m = REPORT.exec(frame.toString('latin1').trim());
   if (!m) return {};
-  const [, from, , lat, lon, hh, mi, ss, gps, sats, altitude, temp, voltage, io, rssi, speed, heading, status, odometer] = m;
-  const latitude = signedNmea(lat);
-  const lng = signedNmea(lon);
-  if (Math.abs(latitude) > 90 || Math.abs(lng) > 180) return { deviceId: from };
-  const attributes: Record<string, AttrValue> = {};
-  const put = (key: string, value: number | undefined) => {
-    if (value !== undefined) attributes[key] = value;
-  };
-  put(Attr.deviceTemp, num(temp));
-  put(Attr.power, num(voltage));
-  put(Attr.input, io ? parseInt(io, 16) : undefined);
-  put(Attr.rssi, num(rssi));
-  put(Attr.odometer, num(odometer));
-  if (status) {
-    attributes[Attr.status] = status;
-    const alarm = STATUS_ALARMS[status[0]];
-    if (alarm) attributes[Attr.alarm] = alarm;
-  }
+  const lat = degMin(m[3], m[4], '', m[2] ? 'S' : 'N');
+  const lng = degMin(m[6], m[7], '', m[5] ? 'W' : 'E');
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return { deviceId: m[1] };
+  const a: DeviceRecord['attributes'] = { [indexed.temp(1)]: Number(m[14]), [Attr.power]: Number(m[15]), [Attr.input]: Number(m[16]), [Attr.rssi]: Number(m[17]) };
+  if (m[20]) a[Attr.status] = m[20];
   return {
-    deviceId: from,
+    deviceId: m[1],
     records: [
       {
-        time: timeOfDay(ctx.now, +hh, +mi, +ss),
-        valid: gps !== '0',
-        lat: latitude,
+        time: timeOfDay(ctx.now, Number(m[8]), Number(m[9]), Number(m[10])),
+        valid: m[11] !== '0',
+        lat,
         lng,
-        altitude: num(altitude),
-        speed: num(speed),
-        course: num(heading),
-        satellites: Number(sats),
-        attributes,
+        satellites: Number(m[12]),
+        altitude: Number(m[13]),
+        speed: Number(m[18]),
+        course: Number(m[19]) % 360,
+        attributes: a,
       },
     ],
   };
@@ -65,7 +42,7 @@ export const protocol: Protocol = {
   defaultPort: 5117,
   transports: ['tcp'],
   maxFrameSize: MAX_FRAME,
-  createFramer: () => delimitedFramer('raveon', [0x0a, 0x0d], MAX_FRAME),
+  createFramer: () => delimitedFramer('raveon', [0x0d, 0x0a], MAX_FRAME),
   decode,
   commands: [],
 };

@@ -1,69 +1,104 @@
 /**
- * RFTrack devices over HTTP: `POST /deviceDataUpload.do` with a form body whose values are partly JSON.
- *
- *   `i=<imei>&t=<ms>&gps={"y":<lat>,"x":<lon>,"t":<fix ms>,"a":<accuracy m>,...}&gsm={"c":<mcc>,"n":<mnc>,
- *    "b":[{"l":<lac>,"c":<cid>,"b":<signal>}]}&wifi=[{"m":<mac>,"l":<rssi>,"t":<ssid>}]&dbm=<rssi>&bat=<mV>&bar=<hPa>&v=<version>`
- *
- * Answered 200; 400 without an IMEI. A report without GPS keeps its cells and Wi-Fi for network location.
+ * RF-Track bracelet gateways (HTTP): a form-encoded POST (`/deviceDataUpload.do`) whose fields are
+ * `i` (IMEI), `v` firmware, `t` device time (ms), `bat` (bits 0-7 %, 8-11 plug status, 12-15 charging 1),
+ * `id` bracelet id, `rc` (bits 0-15 bracelet code, 16+ status), `idt` (heartbeat, paired and unpaired times in
+ * 10 s units at bits 45+, 30-45, 15-30), `mt` (device and bracelet vibration times, 10 s units), `gps` JSON
+ * `{x, y, z, a, t}`, `gsm` JSON `{c: mcc, n: mnc, b: [{l: lac, c: cid, b: rssi}]}`, `wifi` JSON `[{m, l}]`,
+ * `dbm` signal, `bar` pressure, `cob` pressure changes, `u_ids` unpaired ids.
+ * Answer: HTTP 200 with `{}` (the gateway reads commands from it); 400 without `i`.
+ * Without a `gps` fix the record takes the connection's last one, not valid.
  */
 import { Attr } from './attributes.ts';
-import { jsonNumber, jsonObject, wifiAttribute } from './text.ts';
-import type { AttrValue, Cell, DecodeContext, DeviceRecord, HttpDecodeResult, HttpRequest, Protocol } from './types.ts';
+import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { macColons, wifiAttribute } from './text.ts';
+import { DecodeError, type AttrValue, type Cell, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
-const MAX_BODY = 16 * 1024;
+const MAX_BODY = 64 * 1024;
+type Json = Record<string, unknown>;
+const INT = /^-?\d+$/;
 
-function json(value: string | null): unknown {
-  if (!value) return undefined;
+function json(v: string): unknown {
   try {
-    return JSON.parse(value);
+    return JSON.parse(v);
   } catch {
-    return undefined;
+    throw new DecodeError('rftrack: bad JSON field');
   }
 }
+const n = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-function cells(gsm: Record<string, unknown>): Cell[] {
-  const mcc = jsonNumber(gsm.c);
-  const mnc = jsonNumber(gsm.n);
-  if (mcc === undefined || mnc === undefined || !Array.isArray(gsm.b)) return [];
-  const out: Cell[] = [];
-  for (const item of gsm.b.slice(0, 16)) {
-    const c = jsonObject(item);
-    const lac = jsonNumber(c.l);
-    const cid = jsonNumber(c.c);
-    if (lac !== undefined && cid !== undefined) out.push({ mcc, mnc, lac, cid, rssi: jsonNumber(c.b) });
-  }
-  return out;
-}
+type Field = (v: string, rec: DeviceRecord, cells: Cell[], wifi: Array<{ mac: string; rssi: number }>) => void;
+const intField = (f: (x: number, a: Record<string, AttrValue>) => void): Field => (v, rec) => {
+  if (INT.test(v)) f(Number(v), rec.attributes);
+};
+
+const FIELDS: Record<string, Field> = {
+  v: (v, rec) => (rec.attributes.versionFw = v),
+  bat: intField((x, a) => Object.assign(a, { [Attr.batteryLevel]: x & 0xff, plugStatus: (x >> 8) & 0x0f, [Attr.charge]: ((x >> 12) & 0x0f) === 1 })),
+  id: (v, rec) => (rec.attributes.braceletId = v),
+  rc: intField((x, a) => Object.assign(a, { braceletCode: x & 0xffff, braceletStatus: Math.floor(x / 0x10000) })),
+  idt: (v, rec) => {
+    if (!/^\d+$/.test(v)) return;
+    const x = BigInt(v);
+    Object.assign(rec.attributes, { lastHeartbeat: Number(x >> 45n) * 10, lastPaired: Number((x >> 30n) & 0xffffn) * 10, lastUnpaired: Number((x >> 15n) & 0xffffn) * 10 });
+  },
+  mt: intField((x, a) => Object.assign(a, { vibrationDevice: (x & 0x7fff) * 10, vibrationBracelet: Math.floor(x / 0x8000) * 10 })),
+  gps: (v, rec) => {
+    const g = json(v) as Json;
+    const [x, y, z, acc, t] = [n(g?.x), n(g?.y), n(g?.z), n(g?.a), n(g?.t)];
+    if (x === undefined || y === undefined || Math.abs(y) > 90 || Math.abs(x) > 180) throw new DecodeError('rftrack: bad fix');
+    Object.assign(rec, { valid: true, lat: y, lng: x, time: t });
+    if (z !== undefined) rec.altitude = z;
+    if (acc !== undefined) rec.precision = acc;
+  },
+  gsm: (v, _rec, cells) => {
+    const g = json(v) as Json;
+    const [mcc, mnc] = [n(g?.c), n(g?.n)];
+    if (mcc === undefined || mnc === undefined || !Array.isArray(g.b)) return;
+    for (const c of g.b.slice(0, 16) as Json[]) {
+      const [lac, cid, rssi] = [n(c?.l), n(c?.c), n(c?.b)];
+      if (lac !== undefined && cid !== undefined) cells.push({ mcc, mnc, lac, cid, ...(rssi !== undefined ? { rssi } : {}) });
+    }
+  },
+  wifi: (v, _rec, _cells, wifi) => {
+    const list = json(v);
+    if (!Array.isArray(list)) return;
+    for (const w of list.slice(0, 32) as Json[]) {
+      if (typeof w?.m === 'string' && n(w.l) !== undefined) wifi.push({ mac: macColons(w.m.replace(/[-:]/g, '')), rssi: n(w.l)! });
+    }
+  },
+  dbm: intField((x, a) => (a[Attr.rssi] = x)),
+  bar: (v, rec) => {
+    if (Number.isFinite(Number(v)) && v.trim() !== '') rec.attributes.pressure = Number(v);
+  },
+  cob: (v, rec) => (rec.attributes.pressureChanges = v),
+  u_ids: (v, rec) => (rec.attributes.unpairedIds = v),
+};
 
 function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
-  if (req.body.length > MAX_BODY) return { status: 400 };
-  const q = req.uri.indexOf('?');
-  const form = new URLSearchParams(req.body.length ? req.body.toString('utf8') : q >= 0 ? req.uri.slice(q + 1) : '');
-  const deviceId = form.get('i')?.trim();
-  if (!deviceId || deviceId.length > 64) return { status: 400 };
-  const gps = jsonObject(json(form.get('gps')));
-  const wifi = json(form.get('wifi'));
-  const attributes: Record<string, AttrValue> = {};
-  const rssi = Number(form.get('dbm') ?? NaN);
-  if (Number.isFinite(rssi)) attributes[Attr.rssi] = rssi;
-  const battery = Number(form.get('bat') ?? NaN);
-  if (Number.isFinite(battery)) attributes[Attr.battery] = battery / 1000;
-  const pressure = Number(form.get('bar') ?? NaN);
-  if (Number.isFinite(pressure)) attributes.pressure = pressure;
-  const version = form.get('v');
-  if (version) attributes.versionFw = version;
-  if (Array.isArray(wifi)) {
-    const points = wifi.slice(0, 32).map(jsonObject).filter((w) => typeof w.m === 'string');
-    if (points.length) attributes.wifi = wifiAttribute(points.map((w) => ({ mac: String(w.m).replace(/-/g, ':'), rssi: jsonNumber(w.l) })));
+  if (req.body.length > MAX_BODY) throw new DecodeError('rftrack: body too large');
+  const params = new URLSearchParams(req.body.toString('latin1'));
+  const id = params.get('i');
+  if (!id || id.length > 64) return { status: 400 };
+  const rec: DeviceRecord = { attributes: {} };
+  const cells: Cell[] = [];
+  const wifi: Array<{ mac: string; rssi: number }> = [];
+  let deviceTime: number | undefined;
+  for (const [key, value] of params) {
+    if (key === 't' && INT.test(value)) deviceTime = Number(value);
+    else FIELDS[key]?.(value, rec, cells, wifi);
   }
-  const lat = jsonNumber(gps.y);
-  const lng = jsonNumber(gps.x);
-  const sent = Number(form.get('t') ?? NaN);
-  const rec: DeviceRecord = { time: jsonNumber(gps.t) ?? (Number.isFinite(sent) ? sent : ctx.now), cells: cells(jsonObject(json(form.get('gsm')))), attributes };
-  if (lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) {
-    Object.assign(rec, { valid: true, lat, lng, precision: jsonNumber(gps.a) });
+  const holder = ctx.session as { last?: LastFix };
+  if (rec.lat !== undefined) {
+    rec.time ??= deviceTime;
+    rememberFix(holder, rec);
+  } else {
+    rec.time = deviceTime;
+    withLastFix(rec, holder);
   }
-  return { deviceId, status: 200, records: [rec] };
+  rec.time ??= ctx.now;
+  if (cells.length) rec.cells = cells;
+  if (wifi.length) rec.attributes.wifi = wifiAttribute(wifi);
+  return { deviceId: id, records: [rec], status: 200, body: '{}' };
 }
 
 export const protocol: Protocol = {

@@ -1,59 +1,74 @@
 /**
- * Smartcar (connected-car API) webhooks: `VEHICLE_STATE` events, one vehicle per POST.
- *
- *   `{ eventType, vehicleId, meta: { deliveredAt }, data: { signals: [{ code, body, meta: { oemUpdatedAt } }] } }`
- *
- * `vehicleId` is the device identifier. Each signal code maps to one field (table below); the fix time
- * is the location signal's `oemUpdatedAt` (else the delivery time). Answered 200; 400 for other bodies.
+ * Smartcar webhooks (HTTP, API v4): a POST of `{eventType, vehicleId, meta: {deliveredAt}, data: {signals: [...]}}`.
+ * VEHICLE_STATE signals: `location-preciselocation` (latitude, longitude; meta.oemUpdatedAt the fix time),
+ * `tractionbattery-stateofcharge` (%), `charge-ischarging`, `charge-voltage`, `odometer` (km or miles), `speed`
+ * (km/h or mph); other numeric or boolean signals are kept under their code. A VERIFY event is answered
+ * `{"challenge": <HMAC-SHA256 of the challenge, hex>}` keyed with the `smartcarManagementToken` setting.
+ * Answer: HTTP 200; 400 without identity (or a VERIFY without the token setting).
  */
+import { createHmac } from 'node:crypto';
 import { Attr } from './attributes.ts';
-import { jsonNumber, jsonObject } from './text.ts';
-import { DecodeError } from './types.ts';
-import type { AttrValue, DecodeContext, DeviceRecord, HttpDecodeResult, HttpRequest, Protocol } from './types.ts';
+import { jsonObjectBody, member, numberMember, type JsonObject } from './json-body.ts';
+import { DecodeError, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
 const MAX_BODY = 256 * 1024;
-type Json = Record<string, unknown>;
-const obj = jsonObject;
-const finite = jsonNumber;
+const MILE_M = 1609.344;
+const KEY = /^[a-z][a-z0-9-]{0,63}$/;
 
-/** Signal code → attribute, for signals whose body is `{ value }`. */
-const VALUE_SIGNALS: Record<string, string> = {
-  'tractionbattery-stateofcharge': Attr.batteryLevel,
-  'charge-voltage': Attr.power,
-  'odometer-traveleddistance': Attr.odometer,
-  'fuel-level': Attr.fuelLevel,
-};
-
-function decodeHttp(req: HttpRequest, _ctx: DecodeContext): HttpDecodeResult {
-  if (req.body.length > MAX_BODY) throw new DecodeError('smartcar: body too large');
-  let root: Json;
-  try {
-    root = obj(JSON.parse(req.body.toString('utf8')));
-  } catch {
-    return { status: 400 };
-  }
-  const deviceId = typeof root.vehicleId === 'string' ? root.vehicleId.trim() : '';
-  if (!deviceId || deviceId.length > 64) return { status: 400 };
-  const signals = obj(root.data).signals;
-  const attributes: Record<string, AttrValue> = {};
-  let fix: { lat: number; lng: number; time?: number } | undefined;
-  for (const s of Array.isArray(signals) ? signals.slice(0, 256) : []) {
-    const signal = obj(s);
-    const body = obj(signal.body);
-    if (signal.code === 'location-preciselocation') {
-      const lat = finite(body.latitude);
-      const lng = finite(body.longitude);
-      if (lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) fix = { lat, lng, time: finite(obj(signal.meta).oemUpdatedAt) };
-      continue;
+function signal(s: JsonObject, rec: DeviceRecord): void {
+  const code = typeof s.code === 'string' ? s.code : '';
+  const body = member(s, 'body');
+  const value = body.value;
+  const n = numberMember(body, 'value');
+  const unit = typeof body.unit === 'string' ? body.unit.toLowerCase() : '';
+  const a = rec.attributes;
+  switch (code) {
+    case 'location-preciselocation': {
+      const [lat, lng] = [numberMember(body, 'latitude'), numberMember(body, 'longitude')];
+      if (lat === undefined || lng === undefined || Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new DecodeError('smartcar: bad location');
+      Object.assign(rec, { valid: true, lat, lng });
+      const t = numberMember(member(s, 'meta'), 'oemUpdatedAt');
+      if (t !== undefined) rec.time = t;
+      return;
     }
-    const key = VALUE_SIGNALS[String(signal.code)];
-    const value = finite(body.value);
-    // Odometer comes in kilometres; our odometer is metres.
-    if (key && value !== undefined) attributes[key] = key === Attr.odometer ? value * 1000 : value;
+    case 'tractionbattery-stateofcharge':
+      if (n !== undefined) a[Attr.batteryLevel] = n;
+      return;
+    case 'charge-ischarging':
+      if (typeof value === 'boolean') a[Attr.charge] = value;
+      return;
+    case 'charge-voltage':
+      if (n !== undefined) a.chargeVoltage = n;
+      return;
+    case 'odometer':
+      if (n !== undefined) a[Attr.odometer] = unit === 'miles' ? n * MILE_M : n * 1000;
+      return;
+    case 'speed':
+      if (n !== undefined) rec.speed = unit === 'miles_per_hour' ? (n * MILE_M) / 1000 : n;
+      return;
+    default:
+      if (!KEY.test(code)) return;
+      if (n !== undefined) a[code] = n;
+      else if (typeof value === 'boolean') a[code] = value;
   }
-  const time = fix?.time ?? finite(obj(root.meta).deliveredAt);
-  const rec: DeviceRecord = fix ? { time, valid: true, lat: fix.lat, lng: fix.lng, attributes } : { time, attributes };
-  return fix || Object.keys(attributes).length ? { deviceId, status: 200, records: [rec] } : { deviceId, status: 200 };
+}
+
+function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
+  const j = jsonObjectBody(req.body, MAX_BODY, 'smartcar');
+  if (!j) return { status: 400 };
+  const data = member(j, 'data');
+  if (j.eventType === 'VERIFY') {
+    const token = ctx.config.smartcarManagementToken;
+    if (typeof token !== 'string' || typeof data.challenge !== 'string') return { status: 400 };
+    return { status: 200, body: JSON.stringify({ challenge: createHmac('sha256', token).update(data.challenge).digest('hex') }) };
+  }
+  if (j.eventType !== 'VEHICLE_STATE') return { status: 200, body: '' };
+  const id = j.vehicleId;
+  if (typeof id !== 'string' || !id || id.length > 128) return { status: 400 };
+  const rec: DeviceRecord = { time: numberMember(member(j, 'meta'), 'deliveredAt') ?? ctx.now, attributes: {} };
+  const signals = Array.isArray(data.signals) ? data.signals.slice(0, 256) : [];
+  for (const s of signals) if (s && typeof s === 'object') signal(s as JsonObject, rec);
+  return { deviceId: id, records: [rec], status: 200, body: '' };
 }
 
 export const protocol: Protocol = {

@@ -3,7 +3,7 @@
  * the dates and times these protocols spell in a dozen ways.
  */
 import { knotsToKmh, nmeaDegrees } from './binary.ts';
-import { DecodeError, type DeviceRecord, FrameError, type Framer } from './types.ts';
+import { DecodeError, FrameError, type DecodeResult, type DeviceRecord, type Framer } from './types.ts';
 
 /**
  * Frames end at any of `delimiters` (bytes); the delimiter is kept in the frame when `keep` says so.
@@ -115,23 +115,70 @@ export function zoneOffsetMinutes(value: unknown): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
 }
 
-/** The fix of a line-based report: `A`/`V` validity, NMEA coordinates with hemispheres, km/h, degrees. */
-export function nmeaFix(time: number, valid: string, lat: string, ns: string, lng: string, ew: string, speed: number, course: number): DeviceRecord {
-  return { time, valid: valid === 'A', lat: nmeaCoordinate(lat, ns), lng: nmeaCoordinate(lng, ew), speed, course: course % 360, attributes: {} };
+/** The text fields of an NMEA-style fix (RMC and its many copies), as matched. */
+export interface NmeaFields {
+  dd: string;
+  mo: string;
+  yy: string;
+  hh: string;
+  mi: string;
+  ss: string;
+  ms?: string;
+  valid: string;
+  lat: string;
+  ns: string;
+  lng: string;
+  ew: string;
+  knots?: string;
+  course?: string;
 }
 
-const GPRMC = /^\$GPRMC,(\d\d)(\d\d)(\d\d)\.?\d*,([AV]),(\d{4}\.\d+),([NS]),(\d{5}\.\d+),([EW]),(\d+\.\d+)?,(\d+\.\d+)?,(\d\d)(\d\d)(\d\d)/;
-
-/** The fix of a `$GPRMC` sentence at the start of `s` (speed knots → km/h); undefined when it is none or out of range. */
-export function gprmcFix(s: string): DeviceRecord | undefined {
-  const m = GPRMC.exec(s);
-  if (!m) return undefined;
-  const [, hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m;
-  if (Number(course ?? 0) > 360 || Number(lat) >= 9000 || Number(lng) >= 18000) return undefined;
-  return nmeaFix(utc(+yy, +mo, +dd, +hh, +mi, +ss), valid, lat, ns, lng, ew, knotsToKmh(Number(knots ?? 0)), Number(course ?? 0));
+/** A fix from NMEA-style fields: `A` valid, ddmm.mmmm coordinates, speed in knots, course in degrees. */
+export function nmeaFix(f: NmeaFields): DeviceRecord {
+  return {
+    time: utc(+f.yy, +f.mo, +f.dd, +f.hh, +f.mi, +f.ss, f.ms ? Math.round(Number(`0.${f.ms}`) * 1000) : 0),
+    valid: f.valid === 'A',
+    lat: nmeaCoordinate(f.lat, f.ns),
+    lng: nmeaCoordinate(f.lng, f.ew),
+    speed: knotsToKmh(Number(f.knots || 0)),
+    course: Number(f.course || 0) % 360,
+    attributes: {},
+  };
 }
 
-/** For JSON bodies: `v` when it is an object (not an array), else an empty one. */
-export const jsonObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-/** For JSON bodies: `v` when it is a finite number, else undefined. */
-export const jsonNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const RMC = String.raw`\$GPRMC,(\d\d)(\d\d)(\d\d)(?:\.\d*)?,([AV]),(\d{4}\.\d+),([NS]),(\d{5}\.\d+),([EW]),(\d+\.?\d*)?,(\d+\.?\d*)?,(\d\d)(\d\d)(\d\d)`;
+
+/**
+ * A decoder for protocols that send a plain RMC sentence after the device id: `prefix` is the source of a
+ * regular expression with one group, the id (`>(\d+)<` for `>123<$GPRMC,...`). Fractions of a second are dropped.
+ */
+export function rmcAfterId(name: string, prefix: string): (frame: Buffer) => DecodeResult {
+  const sentence = new RegExp(`${prefix}${RMC}`);
+  return (frame) => {
+    const m = sentence.exec(frame.toString('latin1'));
+    if (!m) throw new DecodeError(`${name}: not a report`);
+    return { deviceId: m[1], records: [rmcGroups(m, 2)] };
+  };
+}
+
+const RMC_ALONE = new RegExp(`^${RMC}`);
+
+/** The fix of a `$GPRMC,...` sentence at the start of `text`, or undefined. */
+export function parseRmc(text: string): DeviceRecord | undefined {
+  const m = RMC_ALONE.exec(text);
+  return m ? rmcGroups(m, 1) : undefined;
+}
+
+function rmcGroups(m: RegExpExecArray, at: number): DeviceRecord {
+  const [hh, mi, ss, valid, lat, ns, lng, ew, knots, course, dd, mo, yy] = m.slice(at);
+  return nmeaFix({ dd, mo, yy, hh, mi, ss, valid, lat, ns, lng, ew, knots, course });
+}
+
+/**
+ * Degrees and minutes as separate fields, the minutes' fraction digits apart where the dot is
+ * missing (`17248488N` = 17°24.8488'), signed by the hemisphere letter.
+ */
+export function degMin(deg: string, min: string, frac: string, hemisphere: string): number {
+  const value = Number(deg) + Number(frac ? `${min}.${frac}` : min) / 60;
+  return hemisphere === 'S' || hemisphere === 'W' ? -value : value;
+}

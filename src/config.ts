@@ -4,6 +4,7 @@
  * `process.env`.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import type { GeocoderConfig } from './geocoder/types.ts';
 import { PROTOCOLS, portVariable } from '../protocols/index.ts';
@@ -62,8 +63,26 @@ export interface Config {
   reports: { threads: number; perUser: number; attempts: number };
   /** Retention (docs/operations.md#retention): global limit in days (0: tariffs only), pass interval (0: off), rows per step. */
   retention: { days: number; intervalMinutes: number; stepRows: number; pauseMs: number };
+  /**
+   * The operator console (docs/console.md): where its build lives, and the map's tile sources. No
+   * source set: the offline basemap shipped with the build. styleUrl wins over tilesUrl, tilesUrl
+   * over pmtilesFile.
+   */
+  console: { dir: string; map: ConsoleMapConfig };
   /** Compaction of old fixes (docs/storage.md): horizon in hours, pass interval (0: off), rest between steps. */
   compaction: { afterHours: number; intervalMinutes: number; pauseMs: number };
+}
+
+/** The console's map settings, as the console receives them (GET /console/config.json). */
+export interface ConsoleMapConfig {
+  /** A MapLibre style (http(s) URL or a path on this server); its sources may use pmtiles:// URLs. */
+  styleUrl: string | null;
+  /** A raster tile URL template with {z}, {x} and {y} (an OSM tile server). */
+  tilesUrl: string | null;
+  /** A local .pmtiles file (raster, or vector in the Protomaps basemap schema), served at /console/basemap.pmtiles. */
+  pmtilesFile: string | null;
+  attribution: string | null;
+  maxZoom: number;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +175,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       stepRows: int(env, 'FSM_RETENTION_STEP_ROWS', 1000, 10, 1_000_000),
       pauseMs: int(env, 'FSM_RETENTION_PAUSE_MS', 10, 0, 10_000),
     },
+    console: {
+      dir: env.FSM_CONSOLE_DIR ? resolve(env.FSM_CONSOLE_DIR) : fileURLToPath(new URL('../web/console/dist', import.meta.url)),
+      map: {
+        styleUrl: styleUrl(env, 'FSM_MAP_STYLE_URL'),
+        tilesUrl: tilesUrl(env, 'FSM_MAP_TILES_URL'),
+        pmtilesFile: env.FSM_MAP_PMTILES_FILE?.trim() ? resolve(env.FSM_MAP_PMTILES_FILE.trim()) : null,
+        attribution: env.FSM_MAP_ATTRIBUTION?.trim() || null,
+        maxZoom: int(env, 'FSM_MAP_MAX_ZOOM', 19, 1, 24),
+      },
+    },
     compaction: {
       afterHours: int(env, 'FSM_COMPACT_AFTER_HOURS', 48, 0, 87_600),
       intervalMinutes: int(env, 'FSM_COMPACT_INTERVAL_MINUTES', 30, 0, 10080),
@@ -184,6 +213,30 @@ function url(env: Env, name: string): string | null {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/** A MapLibre style: an http(s) URL or an absolute path on this server (`/styles/basic.json`). */
+function styleUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  return url(env, name);
+}
+
+/** A raster tile template: an http(s) URL (or a path on this server) with {z}, {x} and {y}. */
+function tilesUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (!['{z}', '{x}', '{y}'].every((p) => raw.includes(p))) throw new ConfigError(`${name} must be a tile URL template with {z}, {x} and {y}, got "${raw}"`);
+  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  let u: URL | undefined;
+  try {
+    u = new URL(raw.replace(/[{}]/g, ''));
+  } catch {
+    /* reported below */
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError(`${name} must be an http(s) tile URL template, got "${raw}"`);
+  return raw;
 }
 
 /** A comma-separated list of http(s) origins, each normalized (`https://App.example.com/` -> `https://app.example.com`). */

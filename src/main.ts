@@ -10,7 +10,7 @@ import { writeFirstPassword } from './auth/first-password.ts';
 import type { Services } from './api/kernel.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { ChatDelivery } from './gateway/chat.ts';
-import { startGateway, type Gateway } from './gateway/index.ts';
+import { portError, PortUnavailable, startGateway, type Gateway } from './gateway/index.ts';
 import { connectionLimits, parseOpenFileLimit } from './gateway/limits.ts';
 import { createGeocoder, offlineTypes } from './geocoder/index.ts';
 import { UploadPool } from './imports/upload-pool.ts';
@@ -21,6 +21,7 @@ import { TelemetryScheduler } from './telemetry/scheduler.ts';
 import { TaskJudge } from './telemetry/task-judge.ts';
 import { ConnectionWatcher } from './events/connection.ts';
 import { openStore } from './store/index.ts';
+import { discardUnfinishedUploads } from './imports/staging.ts';
 import { BlobStore } from './files/blobs.ts';
 import { TaskScheduleRunner } from './tasks/schedule-runner.ts';
 import { FileSweeper } from './files/sweep.ts';
@@ -51,6 +52,14 @@ export function openFileLimit(): number | undefined {
   }
 }
 
+/** What a start that failed part-way had opened, closed again (the process then exits cleanly). */
+async function abandon(api: { close(): Promise<unknown> }, uploads: UploadPool, reportFiles: RenderPool, store: { close(): void }): Promise<void> {
+  await api.close();
+  await uploads.close();
+  await reportFiles.close();
+  store.close();
+}
+
 export interface Running {
   config: Readonly<Config>;
   apiUrl: string;
@@ -69,6 +78,8 @@ export interface Running {
 export async function start(config: Readonly<Config>, opts: { logger?: boolean; print?: (s: string) => void } = {}): Promise<Running> {
   const print = opts.print ?? ((s: string) => console.log(s));
   const store = openStore(config.dbFile);
+  // Rows of uploads a crash cut short were never shown: delete them before anyone can call.
+  await discardUnfinishedUploads(store);
   const chat = new ChatDelivery(store.chat);
   // File uploads are unzipped and parsed in their own worker, off the event loop (src/imports).
   const uploads = new UploadPool();
@@ -85,17 +96,32 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // The live channel (docs/live.md): the gateway's writer tells it which devices have new data.
   const live = new LiveHub(services);
   const api = await buildApi(services, { logger: opts.logger, ops, live });
-  const address = await api.listen({ host: config.http.host, port: config.http.port });
-  const port = (api.server.address() as { port: number }).port;
-  print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
+  // Device listeners open before the API does: a port that cannot be opened stops the start with one
+  // line naming it and its setting (PortUnavailable), and nothing is left running.
   // Device connections must leave descriptors for the API and the database (docs/gateway.md): a
   // first estimate now, made exact below once every listener, database and thread is open.
-  const gateway = await startGateway(
-    config,
-    store,
-    { ...chat.hooks(), log: (level, msg, data) => api.log[level](data ?? {}, msg) },
-    { limits: connectionLimits(config.gateway, openFileLimit(), descriptorsInUse()).limits, now: Date.now },
-  );
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway(
+      config,
+      store,
+      { ...chat.hooks(), log: (level, msg, data) => api.log[level](data ?? {}, msg) },
+      { limits: connectionLimits(config.gateway, openFileLimit(), descriptorsInUse()).limits, now: Date.now },
+    );
+  } catch (e) {
+    await abandon(api, uploads, reportFiles, store);
+    throw e;
+  }
+  let address: string;
+  try {
+    address = await api.listen({ host: config.http.host, port: config.http.port });
+  } catch (e) {
+    await gateway.close();
+    await abandon(api, uploads, reportFiles, store);
+    throw portError(e, 'API', config.http.host, config.http.port, 'FSM_HTTP_PORT');
+  }
+  const port = (api.server.address() as { port: number }).port;
+  print(`API listening on ${address} (docs at http://localhost:${port}/docs)`);
   // The telemetry core: processes what the gateway committed, in a worker pool (src/telemetry).
   // Outcomes after processing are judged in the workers; this timer covers time-based transitions.
   const judge = new TaskJudge(store.telemetry, store.trackers, Date.now, { log: (msg, error) => api.log.error({ err: error }, msg) });
@@ -208,7 +234,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  running = await start(config);
+  try {
+    running = await start(config);
+  } catch (e) {
+    // A port in use is the operator's to fix: one line, no stack trace (docs/gateway.md).
+    if (e instanceof PortUnavailable) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
   if (stopping) {
     await running.close();
     process.exit(0);

@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { parseDateTime } from '../core/time.ts';
-import { createCheckin, MAX_CHECKIN_FILES, MAX_COMMENT } from '../checkins/checkins.ts';
-import { createCheckinFile, createFormFile, MAX_NAME } from '../files/files.ts';
+import { createCheckin, MAX_CHECKIN_FILES, MAX_COMMENT, notFreeToBind } from '../checkins/checkins.ts';
+import { createCheckinFile, createFormFile, freeToBind, MAX_NAME } from '../files/files.ts';
 import { submitForm } from '../forms/submit.ts';
 import { createCheckinForm } from '../forms/task-forms.ts';
 import { formView } from '../forms/view.ts';
@@ -130,9 +130,9 @@ const checkinCreate = defineCall({
     // so the check-in must not fail after it (createCheckin checks them again as it binds them).
     const unbound = params.file_ids.filter((f) => {
       const row = services.store.files.get(owner.id, f);
-      return !row || row.state !== 'uploaded' || row.checkin_id !== null || row.form_id !== null || row.avatar_of !== null;
+      return !row || !freeToBind(row, t.id);
     });
-    if (unbound.length) throw invalidParams([{ parameter: 'file_ids', error: `not uploaded files of the user free to bind: ${unbound.join(', ')}` }]);
+    if (unbound.length) throw notFreeToBind(unbound);
     if (params.form) {
       const f = params.form;
       if ((f.form_id === undefined) === (f.template_id === undefined)) throw invalidParams([{ parameter: 'form', error: 'give form_id or template_id' }]);

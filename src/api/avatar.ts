@@ -12,15 +12,14 @@ import type { AvatarEntity } from '../store/files.ts';
 import type { UserRow } from '../store/users.ts';
 import { fileDeps } from './file.ts';
 import { defineCall } from './kernel.ts';
+import { requireRight } from './rights.ts';
 import { filePart, uploadedFile } from './place.ts';
 import { id } from './schemas.ts';
 
 const RIGHT_OF: Record<AvatarEntity, string> = { place: 'place_update', employee: 'employee_update', tracker: 'tracker_update' };
 
 function checkRight(user: UserRow, kind: AvatarEntity): void {
-  if (!user.parent_id) return;
-  const right = RIGHT_OF[kind];
-  if (!(JSON.parse(user.rights) as string[]).includes(right)) throw new DomainError(13, {}, `Operation not permitted: the right ${right} is required to change a ${kind}'s avatar`);
+  requireRight(user, RIGHT_OF[kind], `to change a ${kind}'s avatar`);
 }
 
 const entity = { entity_type: z.enum(AVATAR_ENTITIES), entity_id: id };

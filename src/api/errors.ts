@@ -56,8 +56,18 @@ export const ERRORS = Object.fromEntries(
   (Object.keys(ERROR_DESCRIPTIONS).map(Number) as ErrorCode[]).map((c) => [c, { status: HTTP_STATUS[c], description: ERROR_DESCRIPTIONS[c] }]),
 ) as Record<ErrorCode, { status: number; description: string }>;
 
+/** Code-7 errors of a body over the size limit: answered with HTTP 413 instead of 7's 400. */
+const tooLarge = new WeakSet<DomainError>();
+
+/** Code 7 naming `(body)` for a body over `limit` bytes (FSM_BODY_LIMIT), answered with HTTP 413. */
+export function bodyTooLarge(limit: number): DomainError {
+  const e = new DomainError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${limit} bytes` }] }, `Request body is larger than the limit of ${limit} bytes`);
+  tooLarge.add(e);
+  return e;
+}
+
 export function httpStatus(e: DomainError): number {
-  return HTTP_STATUS[e.code];
+  return tooLarge.has(e) ? 413 : HTTP_STATUS[e.code];
 }
 
 export function errorBody(e: DomainError): Record<string, unknown> {

@@ -15,8 +15,12 @@ import { formatDateTime } from '../core/time.ts';
 import { BlobStore } from '../files/blobs.ts';
 import { createCheckinFile, createFormFile, DEFAULT_MAX_FILE_SIZE, MAX_NAME, receiveUpload, type CreatedFile, type FileDeps } from '../files/files.ts';
 import type { FileRow } from '../store/files.ts';
+import type { FormRow } from '../store/forms.ts';
 import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { authenticate, defineCall, MOUNTS, type Services } from './kernel.ts';
+import { MultipartBody } from './multipart.ts';
+import { CHECKIN_READ_RIGHT, requireRight } from './rights.ts';
+import type { UserRow } from '../store/users.ts';
 import { id } from './schemas.ts';
 
 /** The multipart part that carries the file's bytes. */
@@ -106,6 +110,27 @@ const checkinFileCreate = defineCall({
   },
 });
 
+/**
+ * A file bound to an entity is readable only by whoever may read that entity (issue 23): a
+ * check-in's files and the files of a check-in's form need the right of checkin/read; a task form's
+ * files, avatars and files not yet bound, the owner's session alone (as task/form/read and the
+ * entities' reads).
+ */
+export function checkFileReadable(services: Services, user: UserRow, f: FileRow): void {
+  if (f.checkin_id !== null) return requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in ${f.checkin_id}`);
+  const form = f.form_id === null ? undefined : services.store.forms.get(f.user_id, f.form_id);
+  if (form && isCheckinForm(form)) requireRight(user, CHECKIN_READ_RIGHT, `to read the files of check-in form ${form.id}`);
+}
+
+/**
+ * Whether a form is a check-in's: a form without a task is submitted only together with its check-in
+ * (app/checkin/create), so a submitted one belongs to a check-in. Before that it is the field app's
+ * work in progress, the account's like a check-in file not yet bound.
+ */
+export function isCheckinForm(form: Pick<FormRow, 'task_id' | 'submitted'>): boolean {
+  return form.task_id === null && form.submitted !== null;
+}
+
 const read = defineCall({
   path: 'file/read',
   summary: 'One of the user\'s files (File object with bindings and previews).',
@@ -113,6 +138,7 @@ const read = defineCall({
   handler({ services, owner, user, params, request }) {
     const f = services.store.files.get(owner.id, params.file_id);
     if (!f) throw new DomainError(201, {}, `Not found in the database: file ${params.file_id}`);
+    checkFileReadable(services, user, f);
     return { value: fileView(f, { timeZone: user.time_zone, base: baseUrl(services, request), details: true }) };
   },
 });
@@ -124,8 +150,6 @@ export const fileCalls = [formFileCreate, checkinFileCreate, read];
 function fail(reply: FastifyReply, e: unknown, request: FastifyRequest): FastifyReply {
   let err: DomainError;
   if (e instanceof DomainError) err = e;
-  else if ((e as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') err = new DomainError(271, {}, 'File too large');
-  else if ((e as { statusCode?: number })?.statusCode && (e as { statusCode: number }).statusCode < 500) err = invalidParams([{ parameter: '(body)', error: `malformed multipart body: ${(e as Error).message}` }]);
   else {
     request.log.error({ err: e }, 'file route failed');
     err = new DomainError(1);
@@ -139,7 +163,8 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
   if (!Number.isSafeInteger(fileId) || fileId < 1) return fail(reply, invalidParams([{ parameter: 'id', error: 'a file id is expected in the path' }]), request);
   if (!request.isMultipart()) return fail(reply, invalidParams([{ parameter: '(body)', error: 'multipart/form-data is expected' }]), request);
   const deps = fileDeps(services);
-  const limit = services.store.files.getAny(fileId)?.max_size ?? 0;
+  // The announced size bounds the part (one byte more shows an oversized file as such).
+  const body = new MultipartBody(request, services.store.files.getAny(fileId)?.max_size ?? 0);
   let token: string | undefined;
   let result: FileRow | undefined;
   // A client that stops sending is cut after FSM_FILE_UPLOAD_IDLE_SECONDS: its upload then fails
@@ -147,8 +172,7 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
   const socket = request.raw.socket;
   socket.setTimeout(services.config.files.uploadIdleSeconds * 1000, () => socket.destroy());
   try {
-    // The announced size bounds the part (one byte more shows an oversized file as such).
-    for await (const part of request.parts({ limits: { fileSize: limit + 1, files: 1, fields: 10, parts: 11 } })) {
+    for await (const part of body.parts()) {
       if (part.type === 'field') {
         if (part.fieldname === 'token' && typeof part.value === 'string') token = part.value;
         continue;
@@ -159,7 +183,9 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
     }
     if (!result) throw new DomainError(233, {}, `No data file: send the file as the multipart part "${FILE_FIELD_NAME}", after the token`);
   } catch (e) {
-    return fail(reply, e, request);
+    // Refused before the whole body came (a wrong token, a malformed body): the rest is never read.
+    if (!body.complete) reply.header('connection', 'close');
+    return fail(reply, body.error(e), request);
   } finally {
     socket.setTimeout(0);
   }
@@ -171,10 +197,11 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
 async function download(services: Services, request: FastifyRequest, reply: FastifyReply, preview: boolean): Promise<FastifyReply> {
   try {
     const raw = { ...(request.query as Record<string, unknown>) };
-    const { owner } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
+    const { owner, user } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
     const fileId = Number((request.params as { id: string }).id);
     const f = Number.isSafeInteger(fileId) ? services.store.files.get(owner!.id, fileId) : undefined;
     if (!f || f.state !== 'uploaded' || !f.storage_key || (preview && !f.preview)) throw new DomainError(201, {}, `Not found in the database: file ${fileId}`);
+    checkFileReadable(services, user!, f);
     const blobs = new BlobStore(services.config.dataDir);
     return sendBlob(reply, preview ? blobs.previewPath(f.storage_key) : blobs.path(f.storage_key), preview ? 'image/jpeg' : f.mime_type, preview ? undefined : f.name || `file-${f.id}`, f.type === 'image');
   } catch (e) {
@@ -203,7 +230,8 @@ async function avatar(services: Services, request: FastifyRequest, reply: Fastif
  */
 export function fileRoutes(services: Services) {
   return async (app: FastifyInstance): Promise<void> => {
-    await app.register(multipart, { limits: { fileSize: DEFAULT_MAX_FILE_SIZE + 1, files: 1, fields: 10, parts: 11 } });
+    // The plugin only marks multipart requests; upload() reads the parts (src/api/multipart.ts).
+    await app.register(multipart);
     for (const m of MOUNTS) {
       app.post(`${m}file/upload/:id`, (req, reply) => upload(services, req, reply));
       app.get(`${m}file/download/:id`, (req, reply) => download(services, req, reply, false));

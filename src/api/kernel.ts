@@ -21,10 +21,12 @@ import type { ReportRunner } from '../reports/queue.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { UserRow } from '../store/users.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
-import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
+import { bodyTooLarge, errorBody, httpStatus, noteAnswerCode } from './errors.ts';
+import { checkDeclaredLength, MultipartBody } from './multipart.ts';
+import type { UploadedFile } from '../core/upload.ts';
 import { redactError, secretsOf } from './log-redaction.ts';
 import { coerce, issuesToErrors, mergeParams } from './params.ts';
-import type { Right } from './rights.ts';
+import { requireRight, type Right } from './rights.ts';
 import { appDevice, type AppDevice } from '../fieldapp/activation.ts';
 
 export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
@@ -143,10 +145,14 @@ export function mountCalls(app: FastifyInstance, calls: CallDef[], services: Ser
 
 async function runCall(call: CallDef, services: Services, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   let redirectTarget: URL | undefined;
+  const multipart = call.upload && request.isMultipart() ? new MultipartBody(request, services.config.http.bodyLimit) : undefined;
   try {
-    const raw = mergeParams(request.query, request.body);
+    let raw: Record<string, unknown>;
+    let auth: Partial<CallContext<unknown>> | undefined;
+    if (multipart) ({ raw, auth } = await readUpload(call, services, request, multipart));
+    else raw = mergeParams(request.query, request.body);
     if (call.upload && raw.redirect_target !== undefined) redirectTarget = checkRedirectTarget(raw.redirect_target, services, request);
-    const auth = authenticate(call, services, request, raw);
+    auth ??= authenticate(call, services, request, raw);
     const input = coerce(call.params, raw);
     const parsed = call.params.safeParse(input);
     if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, input));
@@ -165,8 +171,53 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
   } catch (e) {
     const err = e instanceof DomainError ? e : internal(request, e);
     noteAnswerCode(request, err.code);
+    // Refused before the whole body came: the connection closes after the answer, so the rest is never read.
+    if (multipart && !multipart.complete) reply.header('connection', 'close');
+    if (multipart && !redirectTarget) {
+      // A failure while the body was read still goes to a redirect_target given before it (as a field or in the query).
+      const given = mergeParams(request.query, request.body).redirect_target;
+      if (given !== undefined) redirectTarget = redirectOrNone(given, services, request);
+    }
     return answer(reply, httpStatus(err), errorBody(err), redirectTarget);
   }
+}
+
+function redirectOrNone(value: unknown, services: Services, request: FastifyRequest): URL | undefined {
+  try {
+    return checkRedirectTarget(value, services, request);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A multipart call's body, the session checked first (issue 23): a hash in the query or the
+ * Authorization header before a byte of the body is read, a hash sent as a field before the file
+ * part's bytes are; a Content-Length over FSM_BODY_LIMIT is refused unread. Fields are small (at
+ * most 16 of 16 KB), one file part of at most FSM_BODY_LIMIT bytes is read into memory.
+ */
+async function readUpload(call: CallDef, services: Services, request: FastifyRequest, body: MultipartBody): Promise<{ raw: Record<string, unknown>; auth?: Partial<CallContext<unknown>> }> {
+  const limit = services.config.http.bodyLimit;
+  const fields: Record<string, unknown> = {};
+  // The log's redaction finds a hash sent as a field here (log-redaction.ts secretsOf).
+  (request as { body: unknown }).body = fields;
+  let raw = mergeParams(request.query, fields);
+  let auth = sessionHash(request, raw) !== undefined || call.access === 'public' ? authenticate(call, services, request, raw) : undefined;
+  checkDeclaredLength(request, limit);
+  try {
+    for await (const part of body.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = part.value;
+        continue;
+      }
+      raw = mergeParams(request.query, fields);
+      auth ??= authenticate(call, services, request, raw);
+      fields[part.fieldname] = { filename: part.filename ?? '', mimetype: part.mimetype || 'application/octet-stream', data: await body.readFile(part, () => bodyTooLarge(limit)) } satisfies UploadedFile;
+    }
+  } catch (e) {
+    throw body.error(e);
+  }
+  return { raw: mergeParams(request.query, fields), auth };
 }
 
 /** A header carries Latin-1 only: a name beyond printable ASCII also goes as RFC 6266 filename*. */
@@ -266,9 +317,8 @@ export function authorizeHash(call: Pick<CallDef, 'access' | 'right' | 'notInDem
   const { user, owner } = principal;
   if (access !== 'activation' && principal.dealerBlocked) throw new DomainError(11);
   if (call.right && user.parent_id) {
-    const rights = JSON.parse(user.rights) as string[];
     if (call.right === 'admin') throw new DomainError(13, {}, 'Operation not permitted: available to master users only');
-    if (!rights.includes(call.right)) throw new DomainError(13, {}, `Operation not permitted: the right ${call.right} is required`);
+    requireRight(user, call.right);
   }
   if (call.notInDemo && user.demo) throw new DomainError(101);
   return { session, user, owner };

@@ -24,6 +24,7 @@ export interface DeviceCounters {
   frames: number;
   fixes: number;
   acknowledged: number;
+  framesAcknowledged: number;
   decodeErrors: number;
 }
 
@@ -75,6 +76,7 @@ export class Ops {
       },
     });
     deviceCounter(registers, 'fsm_device_frames_received_total', 'Frames taken from devices for decoding (TCP frames, UDP datagrams, HTTP requests), by protocol.', devices, (c) => c.frames);
+    deviceCounter(registers, 'fsm_device_frames_acknowledged_total', 'Of those frames, the ones answered after their records were committed (frames the protocol does not answer: once committed), by protocol.', devices, (c) => c.framesAcknowledged);
     deviceCounter(registers, 'fsm_device_fixes_received_total', 'Records (fixes and status records) decoded from registered devices and handed to the writer, by protocol.', devices, (c) => c.fixes);
     deviceCounter(registers, 'fsm_device_fixes_acknowledged_total', 'Records committed to the store whose acknowledgement went out to the device, by protocol.', devices, (c) => c.acknowledged);
     deviceCounter(registers, 'fsm_device_decode_errors_total', 'Frames that could not be framed or decoded (the connection is closed, the datagram or request refused), by protocol.', devices, (c) => c.decodeErrors);

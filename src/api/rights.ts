@@ -3,7 +3,9 @@
  * guards. Calls declare their right; a test checks every declaration against this table and
  * that a sub-user lacking the right gets code 13. New calls join the table as they land.
  */
+import { DomainError } from '../core/errors.ts';
 import { RIGHT_NAMES, type Right } from '../accounts/rights.ts';
+import type { UserRow } from '../store/users.ts';
 
 export { GRANTABLE_RIGHTS, RIGHT_NAMES, type Right } from '../accounts/rights.ts';
 
@@ -32,3 +34,19 @@ export function rightFor(path: string): Right | undefined {
   for (const r of RIGHT_NAMES) if ((RIGHTS[r] as readonly string[]).includes(path)) return r;
   return undefined;
 }
+
+/** Whether the user may use what `right` guards: a master always, a sub-user when granted it. */
+export function holdsRight(user: UserRow, right: string): boolean {
+  return !user.parent_id || (JSON.parse(user.rights) as string[]).includes(right);
+}
+
+/** 13 unless the user holds `right`; `why` ends the description ("to change a place's avatar"). */
+export function requireRight(user: UserRow, right: string, why?: string): void {
+  if (!holdsRight(user, right)) throw new DomainError(13, {}, `Operation not permitted: the right ${right} is required${why ? ` ${why}` : ''}`);
+}
+
+/**
+ * The right that guards reading check-ins (checkin/read's): a check-in's files and its form are read
+ * only with it too (issue 23: a file bound to an entity is readable only by whoever may read it).
+ */
+export const CHECKIN_READ_RIGHT: Right = rightFor('checkin/read')!;

@@ -1,12 +1,11 @@
 /** Builds the Fastify application: body formats, the kernel's calls, error mapping, OpenAPI at /docs. */
-import Fastify, { LogController, type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { DomainError } from '../core/errors.ts';
-import type { UploadedFile } from '../core/upload.ts';
-import { errorBody, httpStatus, noteAnswerCode } from './errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { bodyTooLarge, errorBody, httpStatus, noteAnswerCode } from './errors.ts';
 import { mountCalls, type CallDef, type Services } from './kernel.ts';
 import { redactError, redactUrl, secretsOf } from './log-redaction.ts';
 import { openApiDocument } from './openapi.ts';
@@ -45,6 +44,7 @@ import { reportCalls } from './report.ts';
 import { reportScheduleCalls } from './report-schedule.ts';
 import { userSettingsCalls } from './user-settings.ts';
 import { historyCalls } from './history.ts';
+import { mountConsole, type ConsoleSite } from './console.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
 export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
@@ -63,6 +63,14 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   const app = Fastify({
     bodyLimit: config.http.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // The router's own refusals (a path segment over 100 characters, a malformed URL) answer our
+    // envelope: code 7 naming the path, instead of the framework's JSON.
+    frameworkErrors: (error, request, reply) => {
+      const what = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 100 characters' : error.code === 'FST_ERR_BAD_URL' ? 'malformed URL' : undefined;
+      const e = what ? invalidParams([{ parameter: '(path)', error: what }]) : new DomainError(1);
+      noteAnswerCode(request, e.code);
+      return (reply as FastifyReply).code(httpStatus(e)).send(errorBody(e));
+    },
     // Per-request lines only when debugging: at full load they would cost more than the calls.
     logController: new LogController({ disableRequestLogging: !requestLogging }),
     // Without request logging, no child logger per request (a measurable share of a light call):
@@ -87,11 +95,10 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Errors before a call runs: malformed bodies, oversized bodies, bad content types.
     let e: DomainError;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
-      e = new DomainError(7, { errors: [{ parameter: '(body)', error: `exceeds the limit of ${config.http.bodyLimit} bytes` }] }, `Request body is larger than the limit of ${config.http.bodyLimit} bytes`);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      e = bodyTooLarge(config.http.bodyLimit);
       noteAnswerCode(request, 7);
-      reply.code(413);
-      return reply.send(errorBody(e));
+      return reply.code(httpStatus(e)).send(errorBody(e));
     }
     if (error.statusCode && error.statusCode < 500) {
       const what = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `unsupported content type ${request.headers['content-type']}` : `malformed request body: ${error.message}`;
@@ -105,7 +112,10 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
     return reply.code(httpStatus(e)).send(errorBody(e));
   });
 
+  let site: ConsoleSite | undefined;
   app.setNotFoundHandler((request, reply) => {
+    // A browser's deep link into the console (/history) gets its page; everything else the API's answer.
+    if (site?.fallback(request, reply)) return;
     const path = String(request.url).split('?')[0];
     noteAnswerCode(request, 3);
     const e = new DomainError(3, {}, `Unknown API call: ${request.method} ${path}. Calls live under /v2/fsm/ (also /v2/ and /api-v2/); see /docs`);
@@ -121,21 +131,14 @@ export async function buildApi(services: Services, opts: { logger?: boolean; cal
   mountCalls(app, calls.filter((c) => !c.upload), services);
   // Upload calls in their own context: the multipart plugin's hooks then cost nothing to the other calls.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.http.bodyLimit, files: 10, fields: 200 } });
-    // Multipart parts -> plain parameters: fields by value, files as UploadedFile.
-    uploads.addHook('preHandler', async (request) => {
-      if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
-      const out: Record<string, unknown> = {};
-      for (const [name, part] of Object.entries(request.body as Record<string, unknown>)) {
-        const p = (Array.isArray(part) ? part[0] : part) as { type: string; value?: unknown; filename?: string; mimetype?: string; toBuffer?: () => Promise<Buffer> };
-        if (p?.type === 'file') out[name] = { filename: p.filename ?? '', mimetype: p.mimetype ?? 'application/octet-stream', data: await p.toBuffer!() } satisfies UploadedFile;
-        else if (p?.type === 'field') out[name] = p.value;
-      }
-      (request as { body: unknown }).body = out;
-    });
+    // The plugin only marks multipart requests here: the kernel reads their parts itself, the session
+    // first (kernel.ts readUpload, src/api/multipart.ts).
+    await uploads.register(multipart);
     mountCalls(uploads, calls.filter((c) => c.upload), services);
   });
   // File uploads streamed to disk and downloads (docs/files.md), in their own context.
   await app.register(fileRoutes(services));
+  // The operator console at / (docs/console.md).
+  site = await mountConsole(app, config);
   return app;
 }

@@ -16,10 +16,11 @@ import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import { areasAt } from '../telemetry/geofence/at-point.ts';
 import { dateTime } from '../tasks/input.ts';
-import { baseUrl, fileView } from './file.ts';
+import { baseUrl, fileView, isCheckinForm } from './file.ts';
 import { defineCall, FileAnswer, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTask } from './task.ts';
+import { CHECKIN_READ_RIGHT, requireRight } from './rights.ts';
 
 /** The files of a form as File objects with bindings and previews (spec: File object; src/api/file.ts). */
 export function formFiles(services: Services, request: FastifyRequest, form: FormRow, tz: string): Array<Record<string, unknown>> {
@@ -77,12 +78,19 @@ const read = defineCall({
   },
 });
 
+/** A form of the owner (201 otherwise); a check-in's form only with the right that guards check-ins (13; issue 23). */
+function readableForm(services: Services, user: UserRow, ownerId: number, formId: number): FormRow {
+  const form = ownForm(services, ownerId, formId);
+  if (isCheckinForm(form)) requireRight(user, CHECKIN_READ_RIGHT, `to read check-in form ${form.id}`);
+  return form;
+}
+
 const formRead = defineCall({
   path: 'form/read',
   summary: 'A form (of a task or a check-in) and the files of its fields.',
   params: z.object({ id }),
   handler({ services, owner, user, params, request }) {
-    const form = ownForm(services, owner.id, params.id);
+    const form = readableForm(services, user, owner.id, params.id);
     return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
   },
 });
@@ -104,7 +112,7 @@ const formDownload = defineCall({
   summary: 'A form (of a task or a check-in) as a file (pdf or xlsx): one row per field, files as download links. 201 for no such form.',
   params: z.object({ id, format: z.enum(['pdf', 'xlsx']) }),
   async handler({ services, owner, user, params, request }) {
-    return formFile(services, request, user, ownForm(services, owner.id, params.id), params.format);
+    return formFile(services, request, user, readableForm(services, user, owner.id, params.id), params.format);
   },
 });
 

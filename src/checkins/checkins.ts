@@ -34,7 +34,8 @@ export const MAX_CHECKIN_FILES = 20;
 /**
  * Stores a check-in of the tracker's owner and binds its files, in one transaction: 201 for an
  * unknown or deleted tracker, 208 for a blocked one, 201 for a form that is not one of the owner's
- * check-in forms, 7 naming file_ids for files that are not the owner's uploaded, unbound files.
+ * check-in forms, 7 naming file_ids for files that are not the owner's uploaded, unbound files
+ * announced for this tracker or for none.
  * Answers the new id.
  */
 export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise<number> {
@@ -68,12 +69,17 @@ export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise
       form_id: c.formId ?? null,
     },
     (id) => {
-      const bad = fileIds.filter((f) => !store.files.bindToCheckin(owner, f, id));
-      if (bad.length) throw invalidParams([{ parameter: 'file_ids', error: `not uploaded files of the user free to bind: ${bad.join(', ')}` }]);
+      const bad = fileIds.filter((f) => !store.files.bindToCheckin(owner, f, id, tracker.id));
+      if (bad.length) throw notFreeToBind(bad);
       // The event log (docs/events.md), in the transaction of the check-in.
       store.events.record({ trackerId: tracker.id, type: 'checkin_created', time: c.time ?? deps.now(), lat, lng, extra: { checkin_id: id, comment: c.comment ?? null } });
     },
   );
+}
+
+/** 7 naming file_ids: files a check-in of this tracker may not carry (freeToBind). */
+export function notFreeToBind(ids: number[]): DomainError {
+  return invalidParams([{ parameter: 'file_ids', error: `not uploaded files of the user free to bind: ${ids.join(', ')} (a file announced for another tracker stays that tracker's until bound)` }]);
 }
 
 /** checkin/delete: all of the ids must be the owner's (201 naming the others; nothing deleted). */

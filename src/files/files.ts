@@ -61,10 +61,10 @@ function checkQuota(deps: FileDeps, owner: UserRow, size: number): void {
   if (used + size > deps.limits.quotaBytes) throw new DomainError(268, { quota: deps.limits.quotaBytes, used }, `Over quota: the user's files would take ${used + size} of ${deps.limits.quotaBytes} bytes`);
 }
 
-function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string }): CreatedFile {
+function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string; trackerId?: number | null }): CreatedFile {
   const token = randomBytes(18).toString('base64url');
   const now = deps.now();
-  const id = deps.store.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId });
+  const id = deps.store.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId, trackerId: f.trackerId });
   return { row: deps.store.files.get(owner.id, id)!, token };
 }
 
@@ -103,7 +103,17 @@ export function createCheckinFile(deps: FileDeps, owner: UserRow, p: { trackerId
   const name = p.filename ?? '';
   if (p.type === 'image' && name && !IMAGE_EXTENSIONS.includes(extensionOf(name))) throw fieldError(null, 9, `an image file takes images only (${IMAGE_EXTENSIONS.join(', ')})`);
   checkQuota(deps, owner, p.size);
-  return insert(deps, owner, { type: p.type, name, maxSize: p.size });
+  // Announced for a tracker (its field app's, or a user's naming it), the file is that tracker's until bound.
+  return insert(deps, owner, { type: p.type, name, maxSize: p.size, trackerId: p.trackerId ?? null });
+}
+
+/**
+ * Whether a check-in of `trackerId` may carry this file: uploaded, bound to nothing, and announced
+ * for that tracker or for none (a phone never takes another phone's upload; issue 23). The store's
+ * binding statement applies the same rule.
+ */
+export function freeToBind(f: FileRow, trackerId: number): boolean {
+  return f.state === 'uploaded' && f.checkin_id === null && f.form_id === null && f.avatar_of === null && (f.tracker_id === null || f.tracker_id === trackerId);
 }
 
 function sameToken(a: string | null, b: string): boolean {

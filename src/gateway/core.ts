@@ -3,7 +3,7 @@
  * writer, and acknowledging only after the commit. A DeviceSession is one connection (TCP), one
  * remote address (UDP) or one request (HTTP).
  */
-import type { DecodeContext, DecodeResult, DeviceRecord, MediaFile, Protocol } from '../../protocols/types.ts';
+import { DecodeError, FrameError, type DecodeContext, type DecodeResult, type DeviceRecord, type MediaFile, type Protocol } from '../../protocols/types.ts';
 import type { MediaFiles } from './media.ts';
 import type { DeviceRegistry, Source } from './registry.ts';
 import type { FixWriter } from './writer.ts';
@@ -32,6 +32,8 @@ export interface ProtocolCounters {
   fixes: number;
   /** Of those, records committed whose answer went out to the device. */
   acknowledged: number;
+  /** Frames taken whose answer went out after their records committed (frames without an answer: once committed). */
+  framesAcknowledged: number;
   /** Frames that did not frame or decode (the connection is closed, the datagram or request refused). */
   decodeErrors: number;
 }
@@ -49,7 +51,52 @@ export interface GatewayHooks {
   offline?(source: Source, channel: OutboundChannel): void;
   /** Committed records that carry text from the device (command replies, chat). */
   texts?(source: Source, texts: Array<{ text: string; time: number }>): void;
-  log?(level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void;
+  log?(level: 'debug' | 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void;
+}
+
+/** What a debug line of a refused frame says (docs/gateway.md#refused-frames-in-the-log). */
+export interface Refusal {
+  protocol: string;
+  transport: 'tcp' | 'udp' | 'http';
+  /** The remote address and port (HTTP: the address). */
+  connection: string;
+  /** The device id, when the connection had named one. */
+  device: string | null;
+  reason: string;
+}
+
+/**
+ * Refused frames at debug level, for an operator bringing up a new tracker model: each session logs
+ * its first refusal only, and at most `perWindow` lines go out per `windowMs` over the whole gateway
+ * (a flood of garbage must not flood the log); the lines left out are counted into the next one.
+ */
+export class RefusalLog {
+  private windowStart = -Infinity;
+  private lines = 0;
+  private suppressed = 0;
+  constructor(
+    private readonly log: GatewayHooks['log'],
+    private readonly now: () => number,
+    private readonly perWindow = 20,
+    private readonly windowMs = 10_000,
+  ) {}
+
+  note(r: Refusal): void {
+    if (!this.log) return;
+    const t = this.now();
+    if (t - this.windowStart >= this.windowMs) {
+      this.windowStart = t;
+      this.lines = 0;
+    }
+    if (this.lines >= this.perWindow) {
+      this.suppressed++;
+      return;
+    }
+    this.lines++;
+    const left = this.suppressed;
+    this.suppressed = 0;
+    this.log('debug', 'device frame refused', left ? { ...r, suppressed: left } : { ...r });
+  }
 }
 
 /** Limits of TCP device connections, shared by every listener. */
@@ -87,6 +134,8 @@ export class GatewayCore {
   readonly drainable = new Set<Drainable>();
   /** Per protocol name: what /metrics reports of the device traffic. */
   readonly byProtocol = new Map<string, ProtocolCounters>();
+  /** Refused frames at debug level, rate-limited. */
+  readonly refusals: RefusalLog;
   constructor(
     readonly registry: DeviceRegistry,
     readonly writer: FixWriter,
@@ -97,12 +146,13 @@ export class GatewayCore {
     limits: Partial<ConnectionLimits> = {},
   ) {
     this.limits = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
+    this.refusals = new RefusalLog(hooks.log, now);
   }
 
   /** The counters of a protocol (made on first use: once per listener or session, never per frame). */
   counters(protocol: string): ProtocolCounters {
     let c = this.byProtocol.get(protocol);
-    if (!c) this.byProtocol.set(protocol, (c = { connections: 0, frames: 0, fixes: 0, acknowledged: 0, decodeErrors: 0 }));
+    if (!c) this.byProtocol.set(protocol, (c = { connections: 0, frames: 0, fixes: 0, acknowledged: 0, framesAcknowledged: 0, decodeErrors: 0 }));
     return c;
   }
 }
@@ -136,6 +186,7 @@ export class DeviceSession {
   readonly ctx: DecodeContext;
   source?: Source;
   readonly counters: ProtocolCounters;
+  private refusalLogged = false;
   constructor(
     private core: GatewayCore,
     readonly protocol: Protocol,
@@ -167,10 +218,12 @@ export class DeviceSession {
       if (!source) {
         core.stats.unknown++;
         core.registry.noteUnknown(deviceId, this.protocol.name, this.address, core.now());
+        this.refused('unknown device (not registered)');
         return { committed: Promise.resolve(), records: 0, refused: { reason: 'unknown', refusal: this.protocol.refuse?.(this.ctx) } };
       }
       if (source.blocked) {
         core.stats.blocked++;
+        this.refused('device blocked');
         return { committed: Promise.resolve(), records: 0, refused: { reason: 'blocked', refusal: this.protocol.refuse?.(this.ctx) } };
       }
     }
@@ -243,6 +296,13 @@ export class DeviceSession {
     return committed;
   }
 
+  /** A frame of this session was refused: logged at debug level, once per session (RefusalLog). */
+  refused(reason: string): void {
+    if (this.refusalLogged) return;
+    this.refusalLogged = true;
+    this.core.refusals.note({ protocol: this.protocol.name, transport: this.ctx.transport as Refusal['transport'], connection: this.address, device: this.ctx.deviceId ?? null, reason });
+  }
+
   /** Whether a registered device has identified itself on this session. */
   get isIdentified(): boolean {
     return this.source !== undefined;
@@ -251,6 +311,11 @@ export class DeviceSession {
   close(): void {
     if (this.source && this.channel) this.core.hooks.offline?.(this.source, this.channel);
   }
+}
+
+/** Why a frame did not frame or decode, as the refusal line says it. */
+export function refusalReason(e: unknown): string {
+  return e instanceof FrameError || e instanceof DecodeError ? e.message : `decoder failed: ${String((e as Error)?.message ?? e)}`;
 }
 
 function textsOf(records: DeviceRecord[], now: number): Array<{ text: string; time: number }> {

@@ -1,7 +1,7 @@
 /** HTTP listener of a protocol whose devices report by HTTP requests (OsmAnd and phone apps). */
 import http from 'node:http';
 import { DecodeError, type Protocol } from '../../protocols/types.ts';
-import { DeviceSession, type GatewayCore } from './core.ts';
+import { DeviceSession, refusalReason, type GatewayCore } from './core.ts';
 
 export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, port: number): Promise<http.Server> {
   const counters = core.counters(protocol.name);
@@ -12,7 +12,10 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > protocol.maxFrameSize) {
-        if (!tooBig) counters.decodeErrors++;
+        if (!tooBig) {
+          counters.decodeErrors++;
+          new DeviceSession(core, protocol, 'http', req.socket.remoteAddress ?? '?').refused(`request body over ${protocol.maxFrameSize} bytes`);
+        }
         tooBig = true;
         req.destroy();
       } else chunks.push(c);
@@ -28,6 +31,7 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
       } catch (e) {
         core.stats.malformed++;
         counters.decodeErrors++;
+        session.refused(refusalReason(e));
         res.writeHead(400).end(e instanceof DecodeError ? e.message : 'bad request');
         return;
       }
@@ -39,6 +43,7 @@ export function listenHttp(core: GatewayCore, protocol: Protocol, host: string, 
       h.committed.then(
         () => {
           counters.acknowledged += h.records;
+          counters.framesAcknowledged++;
           res.writeHead(result.status ?? 200).end(result.body ?? '');
         },
         () => {

@@ -5,7 +5,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server as NetServer } from 'node:net';
 import type { Socket as UdpSocket } from 'node:dgram';
-import { PROTOCOLS } from '../../protocols/index.ts';
+import { PROTOCOLS, portVariable } from '../../protocols/index.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/index.ts';
 import { GatewayCore, type ConnectionLimits, type GatewayHooks } from './core.ts';
@@ -24,6 +24,20 @@ export interface Gateway {
   /** Listeners not (or no longer) taking devices, as `protocol/transport`, and `writer` when it cannot commit (/ready). */
   down(): string[];
   close(): Promise<void>;
+}
+
+/**
+ * A port the server cannot listen on (already in use, or privileged): the server refuses to start
+ * with this one line instead of running without a listener its trackers expect (docs/gateway.md).
+ */
+export class PortUnavailable extends Error {}
+
+/** The operator's line for a listener that could not open its port; other errors pass unchanged. */
+export function portError(e: unknown, what: string, host: string, port: number, variable: string, off?: string): unknown {
+  const code = (e as { code?: string })?.code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') return e;
+  const why = code === 'EADDRINUSE' ? 'is already in use' : 'may not be opened by this user';
+  return new PortUnavailable(`cannot start: ${what} port ${port} on ${host} ${why}; set ${variable} to a free port${off ? `, or to off to run without ${off}` : ''}`);
 }
 
 export interface GatewayOptions {
@@ -58,21 +72,23 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
       const port = config.protocolPorts[name];
       if (port === null || port === undefined) continue;
       const bound: Gateway['ports'][string] = {};
+      const inUse = (transport: string, p: number) => (e: unknown) => Promise.reject(portError(e, `${name} ${transport}`, host, p, portVariable(name), name));
       if (protocol.transports.includes('http')) {
-        const s = await listenHttp(core, protocol, host, port);
+        const s = await listenHttp(core, protocol, host, port).catch(inUse('http', port));
         track(s);
         listeners.push({ name: `${name}/http`, up: () => s.listening });
         bound.http = (s.address() as { port: number }).port;
       }
       if (protocol.transports.includes('tcp')) {
-        const s = await listenTcp(core, protocol, host, port, limits);
+        const s = await listenTcp(core, protocol, host, port, limits).catch(inUse('tcp', port));
         track(s);
         listeners.push({ name: `${name}/tcp`, up: () => s.listening });
         bound.tcp = (s.address() as { port: number }).port;
       }
       if (protocol.transports.includes('udp')) {
         // The UDP listener shares the TCP port number (as devices are configured), or its own when ephemeral.
-        const u = await listenUdp(core, protocol, host, port === 0 ? 0 : (bound.tcp ?? port));
+        const udpPort = port === 0 ? 0 : (bound.tcp ?? port);
+        const u = await listenUdp(core, protocol, host, udpPort).catch(inUse('udp', udpPort));
         sockets.push(u);
         let udpOpen = true;
         u.once('close', () => (udpOpen = false));

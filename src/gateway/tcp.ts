@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { DecodeError, FrameError, type Framer, type Protocol } from '../../protocols/types.ts';
-import { DeviceSession, type Drainable, type GatewayCore, type OutboundChannel } from './core.ts';
+import { DeviceSession, refusalReason, type Drainable, type GatewayCore, type OutboundChannel } from './core.ts';
 
 export interface TcpLimits {
   idleMs: number;
@@ -178,6 +178,7 @@ class DeviceConnection implements OutboundChannel, Drainable {
         async () => {
           if (reply && !this.socket.destroyed) await this.write(reply);
           this.session.counters.acknowledged += records;
+          this.session.counters.framesAcknowledged++;
           // Commands may go out now: the device has its answer to the frame that identified it.
           if (identified && !this.closed) identified();
         },
@@ -204,6 +205,7 @@ class DeviceConnection implements OutboundChannel, Drainable {
     this.core.stats.malformed++;
     this.session.counters.decodeErrors++;
     if (!(e instanceof FrameError || e instanceof DecodeError)) this.core.hooks.log?.('warn', 'decoder error', { protocol: this.protocol.name, connection: this.session.address, device: this.session.ctx.deviceId, error: String((e as Error)?.stack ?? e) });
+    this.session.refused(refusalReason(e));
     // Acknowledge what was committed before the bad frame, then close.
     this.closed = true;
     clearTimeout(this.identifyTimer);

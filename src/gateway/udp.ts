@@ -5,7 +5,7 @@
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import type { Protocol } from '../../protocols/types.ts';
-import { DeviceSession, type GatewayCore, type OutboundChannel } from './core.ts';
+import { DeviceSession, refusalReason, type GatewayCore, type OutboundChannel } from './core.ts';
 
 const SESSION_IDLE_MS = 15 * 60_000;
 const MAX_PEERS = 100_000;
@@ -51,9 +51,10 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
     let h;
     try {
       h = peer.session.handle(protocol.decode!(msg, peer.session.context()));
-    } catch {
+    } catch (e) {
       core.stats.malformed++;
       counters.decodeErrors++;
+      peer.session.refused(refusalReason(e));
       return;
     }
     if (h.refused) {
@@ -68,11 +69,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
           // Commands (`identified` -> online hook) go out only after the answer to the identifying datagram.
           if (!reply) {
             counters.acknowledged += records;
+            counters.framesAcknowledged++;
             identified?.();
             return resolve();
           }
           socket.send(reply, rinfo.port, rinfo.address, () => {
             counters.acknowledged += records;
+            counters.framesAcknowledged++;
             identified?.();
             resolve();
           });
@@ -84,9 +87,13 @@ export function listenUdp(core: GatewayCore, protocol: Protocol, host: string, p
   });
   socket.on('close', () => clearInterval(sweep));
   return new Promise((resolve, reject) => {
-    socket.once('error', reject);
+    socket.once('error', (e) => {
+      clearInterval(sweep);
+      socket.close();
+      reject(e);
+    });
     socket.bind(port, host, () => {
-      socket.off('error', reject);
+      socket.removeAllListeners('error');
       socket.on('error', () => undefined);
       resolve(socket);
     });

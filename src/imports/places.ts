@@ -1,18 +1,19 @@
 /**
  * Place imports: place/batch_convert (tab-delimited rows -> place objects ready for place/create,
- * nothing stored) and place/upload (semicolon CSV with a header row, stored in one transaction).
+ * nothing stored) and place/upload (semicolon CSV with a header row, stored all or nothing).
  * Rules and choices: docs/places-zones.md.
  */
 import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
 import type { Store } from '../store/index.ts';
-import type { PlaceInput, PlaceStore } from '../store/places.ts';
+import type { PlaceInput } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
 import { coordinateCells, intCell, MAX_BATCH_ROWS, parseBatch, tagNamesCell, textCell, type RowError } from './batch.ts';
 import { addressFor, locateRow } from './geocode.ts';
 import { PLACE_CSV_HEADER } from './places-csv.ts';
 import { Pacer, yieldToOthers } from './pacing.ts';
+import { stagedUpload } from './staging.ts';
 import { inlineUploads, type UploadRunner } from './upload-pool.ts';
 
 /** What the place imports use. `uploads` runs the file work (default: on this thread). */
@@ -20,6 +21,8 @@ export interface ImportDeps {
   store: Store;
   geocoder: Geocoder;
   uploads?: UploadRunner;
+  /** The clock (ms UTC); default Date.now. */
+  now?: () => number;
 }
 
 interface Converted {
@@ -132,41 +135,36 @@ export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: Uploa
     throw new DomainError(247, { external_ids: [...new Set(duplicates)].slice(0, 100) }, `Entity already exists: places with external_id ${duplicates[0]}; nothing was imported`);
   }
   const creating = plan.filter((p) => p.updateId === undefined).length;
-  const max = deps.store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
-  const current = places.count(owner.id);
-  if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
-  await storePlaces(deps.store.places, owner.id, plan);
+  checkPlaceQuota(deps.store, owner, creating);
+  await storePlaces(deps, owner, plan);
   return { total: rows.length, errors: errorRows, created: creating, updated: plan.length - creating, skipped, row_errors: details };
 }
 
+function checkPlaceQuota(store: Store, owner: UserRow, creating: number): void {
+  const max = store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
+  const current = store.places.count(owner.id);
+  if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
+}
+
 /**
- * Write the plan in batches of PLACE_BATCH_ROWS, each its own transaction, yielding between them.
- * Should a batch fail, what the earlier ones did is undone (created places deleted, updated ones
- * given back their members), so the upload stays all or nothing; other calls may see it meanwhile.
+ * Write the new places in batches of PLACE_BATCH_ROWS, each its own transaction, yielding between
+ * them, invisible until the last transaction, which also makes the updates and shows them all
+ * (src/imports/staging.ts): the upload is all or nothing, for other calls and across a crash.
  */
-async function storePlaces(places: PlaceStore, ownerId: number, plan: Array<{ input: PlaceInput; updateId?: number }>): Promise<void> {
-  const created: number[] = [];
-  const replaced: Array<{ id: number; before: PlaceInput }> = [];
-  try {
-    for (let i = 0; i < plan.length; i += PLACE_BATCH_ROWS) {
-      places.transaction(() => {
-        for (const p of plan.slice(i, i + PLACE_BATCH_ROWS)) {
-          if (p.updateId === undefined) {
-            created.push(places.insert(ownerId, p.input));
-            continue;
-          }
-          const row = places.get(ownerId, p.updateId);
-          if (row) replaced.push({ id: row.id, before: { label: row.label, description: row.description, lat: row.lat, lng: row.lng, address: row.address, radius: row.radius, external_id: row.external_id } });
-          places.change(ownerId, p.updateId, p.input);
-        }
-      });
-      await yieldToOthers();
-    }
-  } catch (e) {
-    places.transaction(() => {
-      for (const id of created) places.delete(ownerId, id);
-      for (const r of replaced) places.change(ownerId, r.id, r.before);
-    });
-    throw e;
-  }
+async function storePlaces(deps: ImportDeps, owner: UserRow, plan: Array<{ input: PlaceInput; updateId?: number }>): Promise<void> {
+  const { places } = deps.store;
+  const creating = plan.filter((p) => p.updateId === undefined).map((p) => p.input);
+  await stagedUpload(deps.store, owner.id, 'place', (deps.now ?? Date.now)(), {
+    async write(uploadId) {
+      for (let i = 0; i < creating.length; i += PLACE_BATCH_ROWS) {
+        places.stage(uploadId, creating.slice(i, i + PLACE_BATCH_ROWS));
+        await yieldToOthers();
+      }
+    },
+    commit(uploadId) {
+      // Again at the commit: another upload may have stored places meanwhile.
+      checkPlaceQuota(deps.store, owner, creating.length);
+      for (const p of plan) if (p.updateId !== undefined) places.changeInUpload(uploadId, owner.id, p.updateId, p.input);
+    },
+  });
 }

@@ -1,16 +1,19 @@
 /**
  * zone/upload (KML, KMZ): the file is unzipped, parsed and turned into zones in the upload worker;
  * this thread fills addresses and stores the zones in batches, yielding to other calls between
- * them (issue 10, item 9). Rules: docs/places-zones.md.
+ * them (issue 10, item 9), shown all at once by the last transaction (issue 23: src/imports/staging.ts).
+ * Rules: docs/places-zones.md.
  */
 import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
+import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint } from '../store/zones.ts';
 import { addressFor } from './geocode.ts';
 import { zoneAnchor } from './geometry.ts';
 import { Pacer, yieldToOthers } from './pacing.ts';
 import type { ImportDeps } from './places.ts';
+import { stagedUpload } from './staging.ts';
 import { inlineUploads } from './upload-pool.ts';
 import { unpackPoints } from './upload-tasks.ts';
 
@@ -31,9 +34,7 @@ export async function uploadZones(deps: ImportDeps, owner: UserRow, file: Upload
   if (!('packed' in result)) throw new Error('zone/upload: the worker answered no zones');
   const { packed } = result;
   const { zones: store } = deps.store;
-  const max = deps.store.tariffs.get(owner.tariff_id)?.max_zones ?? 0;
-  const current = store.count(owner.id);
-  if (current + packed.zones.length > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} zones, ${current} exist`);
+  checkZoneQuota(deps.store, owner, packed.zones.length);
 
   const pacer = new Pacer();
   const rows: Array<{ zone: ZoneInput; start: number; count: number }> = [];
@@ -44,25 +45,31 @@ export async function uploadZones(deps: ImportDeps, owner: UserRow, file: Upload
     rows.push({ zone: { ...zone, color: '27A9E3', address: await addressFor(deps.geocoder, at.lat, at.lng, '') }, start, count });
   }
 
-  // Batches, each its own transaction; should one fail, the zones stored before it are removed,
-  // so the upload stays all or nothing (other calls may see them meanwhile).
+  // Batches, each its own transaction, invisible until the last one shows them all (staging.ts).
   const ids: number[] = [];
-  try {
-    for (let i = 0; i < rows.length; ) {
-      const batch: Array<{ zone: ZoneInput; points?: ZonePoint[] }> = [];
-      let points = 0;
-      for (; i < rows.length && batch.length < ZONE_BATCH_ZONES && (batch.length === 0 || points + rows[i].count <= ZONE_BATCH_POINTS); i++) {
-        batch.push({ zone: rows[i].zone, points: unpackPoints(packed, rows[i].start, rows[i].count) });
-        points += rows[i].count;
+  await stagedUpload(deps.store, owner.id, 'zone', (deps.now ?? Date.now)(), {
+    async write(uploadId) {
+      for (let i = 0; i < rows.length; ) {
+        const batch: Array<{ zone: ZoneInput; points?: ZonePoint[] }> = [];
+        let points = 0;
+        for (; i < rows.length && batch.length < ZONE_BATCH_ZONES && (batch.length === 0 || points + rows[i].count <= ZONE_BATCH_POINTS); i++) {
+          batch.push({ zone: rows[i].zone, points: unpackPoints(packed, rows[i].start, rows[i].count) });
+          points += rows[i].count;
+        }
+        ids.push(...store.stage(uploadId, batch));
+        await yieldToOthers();
       }
-      ids.push(...store.createMany(owner.id, batch));
-      await yieldToOthers();
-    }
-  } catch (e) {
-    if (ids.length) store.delete(owner.id, ids);
-    throw e;
-  }
+    },
+    // Again at the commit: another upload may have stored zones meanwhile.
+    commit: () => checkZoneQuota(deps.store, owner, ids.length),
+  });
   return { ids };
+}
+
+function checkZoneQuota(store: Store, owner: UserRow, adding: number): void {
+  const max = store.tariffs.get(owner.tariff_id)?.max_zones ?? 0;
+  const current = store.zones.count(owner.id);
+  if (current + adding > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} zones, ${current} exist`);
 }
 
 function meanOf(coords: Float64Array, start: number, count: number): { lat: number; lng: number } {

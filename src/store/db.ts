@@ -6,6 +6,7 @@ import Database, { type DatabaseHandle } from './sqlite.ts';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODE_STEPS, withForeignKeysOff } from './rebuild.ts';
 
 export type DB = DatabaseHandle;
 
@@ -34,7 +35,8 @@ export function openDatabase(file: string): DB {
   return db;
 }
 
-export function migrate(db: DB): void {
+/** `until`: apply the migrations up to that version only (tests of a migration on older data). */
+export function migrate(db: DB, opts: { until?: number } = {}): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
   const files = readdirSync(migrationsDir)
@@ -42,15 +44,18 @@ export function migrate(db: DB): void {
     .sort((a, b) => parseInt(a) - parseInt(b));
   for (const f of files) {
     const version = parseInt(f);
-    if (applied.has(version)) continue;
+    if (applied.has(version) || version > (opts.until ?? Infinity)) continue;
     const sql = readFileSync(join(migrationsDir, f), 'utf8');
-    // IMMEDIATE: two processes starting at once (server and admin command) serialize here.
-    const run = db.transaction(() => {
+    const step = CODE_STEPS[version];
+    const apply = () => {
       const again = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
       if (again) return;
+      step?.run(db);
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)').run(version, f, Date.now());
-    });
-    run.immediate();
+    };
+    // IMMEDIATE: two processes starting at once (server and admin command) serialize here.
+    if (step?.foreignKeysOff) withForeignKeysOff(db, apply);
+    else db.transaction(apply).immediate();
   }
 }

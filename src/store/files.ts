@@ -32,6 +32,8 @@ export interface FileRow {
   avatar_of: AvatarEntity | null;
   upload_token: string | null;
   preview: number;
+  /** The tracker a check-in file was announced for (migration 043): only its check-in binds it; null: any of the owner's. */
+  tracker_id: number | null;
 }
 
 export interface NewFile {
@@ -46,6 +48,7 @@ export interface NewFile {
   formId?: number | null;
   fieldId?: string | null;
   avatarOf?: AvatarEntity | null;
+  trackerId?: number | null;
 }
 
 /** What an upload found out about the bytes it stored. */
@@ -85,8 +88,8 @@ export class FileStore {
   constructor(private db: DB) {
     this.getStmt = db.prepare<[number, number], FileRow>('SELECT * FROM files WHERE id = ? AND user_id = ?');
     this.getAnyStmt = db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
-    this.insertStmt = db.prepare(`INSERT INTO files (user_id, type, name, max_size, mime_type, created, expires, upload_token, form_id, field_id, avatar_of)
-      VALUES (@userId, @type, @name, @maxSize, @mimeType, @created, @expires, @token, @formId, @fieldId, @avatarOf)`);
+    this.insertStmt = db.prepare(`INSERT INTO files (user_id, type, name, max_size, mime_type, created, expires, upload_token, form_id, field_id, avatar_of, tracker_id)
+      VALUES (@userId, @type, @name, @maxSize, @mimeType, @created, @expires, @token, @formId, @fieldId, @avatarOf, @trackerId)`);
     // Bytes the owner holds or has announced: a file not yet uploaded counts with its limit.
     this.usedStmt = db.prepare<[number], number>("SELECT COALESCE(SUM(CASE WHEN state = 'uploaded' THEN size ELSE max_size END), 0) FROM files WHERE user_id = ?").pluck();
     this.openInFieldStmt = db.prepare<[number, string], number>('SELECT COUNT(*) FROM files WHERE form_id = ? AND field_id = ? AND submitted = 0').pluck();
@@ -101,7 +104,10 @@ export class FileStore {
     this.formFieldsStmt = db.prepare<[number, number], { id: number; fields: string; task_id: number | null }>('SELECT id, fields, task_id FROM forms WHERE id = ? AND user_id = ?');
     this.ofFormStmt = db.prepare<[number], FileRow>('SELECT * FROM files WHERE form_id = ? ORDER BY id');
     this.ofCheckinsStmt = db.prepare<[string], FileRow>(`SELECT * FROM files WHERE checkin_id IN ${JSON_LIST} ORDER BY checkin_id, id`);
-    this.bindStmt = db.prepare("UPDATE files SET checkin_id = ? WHERE id = ? AND user_id = ? AND state = 'uploaded' AND checkin_id IS NULL AND form_id IS NULL AND avatar_of IS NULL");
+    // The same rule as freeToBind (src/files/files.ts), in the statement that binds.
+    this.bindStmt = db.prepare(
+      "UPDATE files SET checkin_id = ? WHERE id = ? AND user_id = ? AND state = 'uploaded' AND checkin_id IS NULL AND form_id IS NULL AND avatar_of IS NULL AND (tracker_id IS NULL OR tracker_id = ?)",
+    );
     this.byKeyStmt = db.prepare<[string], FileRow>('SELECT * FROM files WHERE storage_key = ? AND avatar_of IS NOT NULL');
     const each = <T>(f: (table: string) => T) => Object.fromEntries(Object.entries(AVATAR_TABLES).map(([k, t]) => [k, f(t)])) as Record<AvatarEntity, T>;
     this.avatarStmts = each((t) => db.prepare(`UPDATE ${t} SET avatar_file_name = ? WHERE id = ? AND user_id = ?`));
@@ -118,7 +124,7 @@ export class FileStore {
   }
   insert(f: NewFile): number {
     return Number(
-      this.insertStmt.run({ ...f, formId: f.formId ?? null, fieldId: f.fieldId ?? null, avatarOf: f.avatarOf ?? null }).lastInsertRowid,
+      this.insertStmt.run({ ...f, formId: f.formId ?? null, fieldId: f.fieldId ?? null, avatarOf: f.avatarOf ?? null, trackerId: f.trackerId ?? null }).lastInsertRowid,
     );
   }
   /** Bytes the owner's files take (uploaded) or may take (announced, at their limit). */
@@ -166,9 +172,9 @@ export class FileStore {
   ofCheckins(checkinIds: readonly number[]): FileRow[] {
     return checkinIds.length ? this.ofCheckinsStmt.all(JSON.stringify(checkinIds)) : [];
   }
-  /** Binds an uploaded, unbound file of the owner to a check-in; false when it is not such a file. */
-  bindToCheckin(userId: number, fileId: number, checkinId: number): boolean {
-    return this.bindStmt.run(checkinId, fileId, userId).changes === 1;
+  /** Binds an uploaded, unbound file of the owner, free for the check-in's tracker, to the check-in; false when it is not such a file. */
+  bindToCheckin(userId: number, fileId: number, checkinId: number, trackerId: number): boolean {
+    return this.bindStmt.run(checkinId, fileId, userId, trackerId).changes === 1;
   }
 
   // --- Avatars ---

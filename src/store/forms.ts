@@ -5,7 +5,7 @@
 import type { Statement } from './sqlite.ts';
 import type { DB } from './db.ts';
 import type { FormTemplateRow } from './form-templates.ts';
-import type { GeoSnapshot } from './geo.ts';
+import { geoAreaRows, type GeoSnapshot } from './geo.ts';
 import { containsTerm } from './conditions.ts';
 import { groupReads } from './name-groups.ts';
 
@@ -167,9 +167,7 @@ export class FormStore {
   areaRows(): GeoSnapshot {
     return this.db.transaction(() => ({
       version: this.areasVersion(),
-      zones: this.db.prepare('SELECT id, user_id, type, radius, center_lat, center_lng FROM zones ORDER BY id').all() as GeoSnapshot['zones'],
-      zonePoints: this.db.prepare('SELECT zone_id, ordinal, lat, lng FROM zone_points ORDER BY zone_id, ordinal').all() as GeoSnapshot['zonePoints'],
-      places: this.db.prepare('SELECT id, user_id, lat, lng, radius FROM places ORDER BY id').all() as GeoSnapshot['places'],
+      ...geoAreaRows(this.db),
       tasks: [],
     }))();
   }

@@ -36,6 +36,7 @@ import { ReportDataStore, ReportStore } from './reports.ts';
 import { RetentionStore } from './retention.ts';
 import { CompactionStore } from './compaction.ts';
 import { EventStore } from './events.ts';
+import { UploadStore } from './uploads.ts';
 
 export interface Store {
   users: UserStore;
@@ -79,6 +80,8 @@ export interface Store {
   /** The event log (docs/events.md). */
   events: EventStore;
   reportSchedules: ReportScheduleStore;
+  /** Uploads written in steps and shown at once (src/store/uploads.ts). */
+  uploads: UploadStore;
   /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
@@ -167,6 +170,7 @@ export function openStore(file: string): Store {
     compaction: new CompactionStore(db),
     events: new EventStore(db),
     reportSchedules: new ReportScheduleStore(db),
+    uploads: new UploadStore(db),
     employees: new EmployeeStore(db),
     departments: new DepartmentStore(db),
     tasks: new TaskStore(db, new TagStore(db), new FieldStore(db)),

@@ -93,6 +93,7 @@ export class PlaceStore {
   private insertStmt;
   private updateStmt;
   private deleteStmt;
+  private markedUpdateStmt;
   private byExternalStmt;
   private fieldMatchStmt;
   /** Prepared list statements by shape (the SQL is made of our constants only). */
@@ -107,9 +108,10 @@ export class PlaceStore {
   ) {
     this.getStmt = db.prepare<[number, number], PlaceRow>('SELECT * FROM places WHERE id = ? AND user_id = ?');
     this.countStmt = db.prepare<[number], number>('SELECT COALESCE(SUM(n), 0) FROM place_counts WHERE user_id = ?').pluck();
-    this.insertStmt = db.prepare('INSERT INTO places (user_id, label, description, lat, lng, address, radius, external_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertStmt = db.prepare('INSERT INTO places (user_id, label, description, lat, lng, address, radius, external_id, upload_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateStmt = db.prepare('UPDATE places SET label = ?, description = ?, lat = ?, lng = ?, address = ?, radius = ?, external_id = ? WHERE id = ? AND user_id = ?');
     this.deleteStmt = db.prepare('DELETE FROM places WHERE id = ? AND user_id = ?');
+    this.markedUpdateStmt = db.prepare('UPDATE places SET label = ?, description = ?, lat = ?, lng = ?, address = ?, radius = ?, external_id = ?, upload_id = ? WHERE id = ? AND user_id = ?');
     this.byExternalStmt = db.prepare<[number, string], PlaceRow>('SELECT * FROM places WHERE user_id = ? AND external_id = ? ORDER BY id');
     this.fieldMatchStmt = db
       .prepare<[number, string], number>(
@@ -133,10 +135,21 @@ export class PlaceStore {
 
   /** Insert a place with its tags and fields; call inside `transaction` when batching. */
   insert(userId: number, p: PlaceInput, tags: number[] = [], fields?: FieldValues): number {
-    const id = Number(this.insertStmt.run(userId, p.label, p.description, p.lat, p.lng, p.address, p.radius, p.external_id).lastInsertRowid);
+    const id = Number(this.insertStmt.run(userId, p.label, p.description, p.lat, p.lng, p.address, p.radius, p.external_id, null).lastInsertRowid);
     this.tags.setEntityTags('place', id, tags);
     if (fields) this.fields.save('place', id, fields);
     return id;
+  }
+  /** Insert places of an upload, shown only by its commit (src/store/uploads.ts); one transaction. */
+  stage(uploadId: number, places: PlaceInput[]): number[] {
+    return this.db.transaction(() => places.map((p) => Number(this.insertStmt.run(null, p.label, p.description, p.lat, p.lng, p.address, p.radius, p.external_id, uploadId).lastInsertRowid)))();
+  }
+  /**
+   * Overwrite a place in an upload's last transaction (place/upload, duplicate_policy=update),
+   * marked with the upload's id until `UploadStore.commit` (its search entry is rewritten there).
+   */
+  changeInUpload(uploadId: number, userId: number, id: number, p: PlaceInput): boolean {
+    return this.markedUpdateStmt.run(p.label, p.description, p.lat, p.lng, p.address, p.radius, p.external_id, uploadId, id, userId).changes === 1;
   }
   create(userId: number, p: PlaceInput, tags: number[] = [], fields?: FieldValues): number {
     return this.db.transaction(() => this.insert(userId, p, tags, fields))();

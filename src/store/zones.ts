@@ -56,7 +56,7 @@ export class ZoneStore {
     this.getStmt = db.prepare<[number, number], ZoneRow>('SELECT * FROM zones WHERE id = ? AND user_id = ?');
     this.listStmt = db.prepare<[number], ZoneRow>('SELECT * FROM zones WHERE user_id = ? ORDER BY id');
     this.countStmt = db.prepare<[number], number>('SELECT COUNT(*) FROM zones WHERE user_id = ?').pluck();
-    this.insertStmt = db.prepare('INSERT INTO zones (user_id, type, label, address, color, radius, center_lat, center_lng) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertStmt = db.prepare('INSERT INTO zones (user_id, type, label, address, color, radius, center_lat, center_lng, upload_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateStmt = db.prepare('UPDATE zones SET label = ?, address = ?, color = ?, radius = ?, center_lat = ?, center_lng = ? WHERE id = ? AND user_id = ?');
     this.deleteStmt = db.prepare('DELETE FROM zones WHERE id = ? AND user_id = ?');
     this.pointsStmt = db.prepare<[number], { lat: number; lng: number; node: number }>('SELECT lat, lng, node FROM zone_points WHERE zone_id = ? ORDER BY ordinal');
@@ -77,11 +77,20 @@ export class ZoneStore {
 
   /** Insert zones (with points and tags) in one transaction, all or nothing; answers their ids. */
   createMany(userId: number, zones: Array<{ zone: ZoneInput; points?: ZonePoint[]; tags?: number[] }>): number[] {
+    return this.insertMany(userId, null, zones);
+  }
+
+  /** Insert zones of an upload (with points), shown only by its commit (src/store/uploads.ts); one transaction. */
+  stage(uploadId: number, zones: Array<{ zone: ZoneInput; points?: ZonePoint[] }>): number[] {
+    return this.insertMany(null, uploadId, zones);
+  }
+
+  private insertMany(userId: number | null, uploadId: number | null, zones: Array<{ zone: ZoneInput; points?: ZonePoint[]; tags?: number[] }>): number[] {
     return this.db.transaction(() =>
       zones.map(({ zone: z, points, tags }) => {
-        const id = Number(this.insertStmt.run(userId, z.type, z.label, z.address, z.color, z.radius, z.center?.lat ?? null, z.center?.lng ?? null).lastInsertRowid);
+        const id = Number(this.insertStmt.run(userId, z.type, z.label, z.address, z.color, z.radius, z.center?.lat ?? null, z.center?.lng ?? null, uploadId).lastInsertRowid);
         if (points) this.writePoints(id, points);
-        this.tags.setEntityTags('zone', id, tags ?? []);
+        if (tags?.length) this.tags.setEntityTags('zone', id, tags);
         return id;
       }),
     )();

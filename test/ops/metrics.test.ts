@@ -8,35 +8,15 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, imeiPacket, TELTONIKA_DATA, until } from '../helpers/device-socket.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { parseExposition, valueOf, type Family } from './exposition.ts';
 
-/** A real two-record Codec 8 Extended packet (test/gateway/teltonika.test.ts); the server answers 00000002. */
-const DATA = Buffer.from(
-  '000000000000010e8e020000019769de9f9800015299f718b278040018007708000000000013000b00ef0100f00000150500c80000450100010100b30000020000030000b401017c00000500b5001a00b6000c004238d40043000000440000000200f10000539b00100000efc70001004e000000000000000000000000019769de5d3b00015299f718b27804001800770800002c350001000000000000000000012c3500700124050f4e65766572615f33000000000000000f067cd9f4110c4006020c8f0701340e020c1c24050f4e65766572615f31000000000000000f067cd9f411334606020c380701340e020c2624050f4e65766572615f32000000000000000f067cd9f411464706020c240701360e020c26020000a8b0',
-  'hex',
-);
 const IMEI = '356307042441013';
 /** Codec 8 over UDP (test/gateway/transports.test.ts): IMEI 352093086403655, one record; answered 0005cafe010501. */
 const UDP = Buffer.from('003dcafe0105000f33353230393330383634303336353508010000016b4f815b30010000000000000000000000000000000103021503010101425dbc000001', 'hex');
-const imeiPacket = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei)]);
 
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  return cond();
-}
 
-async function connect(port: number) {
-  const socket = net.connect(port, '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  let received = Buffer.alloc(0);
-  let closed = false;
-  socket.on('data', (d) => (received = Buffer.concat([received, d])));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
-  return { socket, received: () => received, closed: () => closed };
-}
 
 let s: TestServer;
 let stopped = false;
@@ -57,9 +37,9 @@ beforeAll(async () => {
   sockets.push(good.socket);
   good.socket.write(imeiPacket(IMEI));
   expect(await until(() => good.received().length >= 1)).toBe(true);
-  good.socket.write(DATA);
+  good.socket.write(TELTONIKA_DATA);
   expect(await until(() => good.received().length >= 5)).toBe(true);
-  good.socket.write(DATA);
+  good.socket.write(TELTONIKA_DATA);
   expect(await until(() => good.received().length >= 9)).toBe(true);
   expect(good.received().toString('hex')).toBe('01' + '00000002' + '00000002');
 
@@ -68,7 +48,7 @@ beforeAll(async () => {
   sockets.push(bad.socket);
   bad.socket.write(imeiPacket(IMEI));
   expect(await until(() => bad.received().length >= 1)).toBe(true);
-  const broken = Buffer.from(DATA);
+  const broken = Buffer.from(TELTONIKA_DATA);
   broken[8] = 0x99;
   bad.socket.write(broken);
   expect(await until(() => bad.closed())).toBe(true);
@@ -118,6 +98,7 @@ describe('/metrics', () => {
     const expected: Record<string, Family['type']> = {
       fsm_device_connections: 'gauge',
       fsm_device_frames_received_total: 'counter',
+      fsm_device_frames_acknowledged_total: 'counter',
       fsm_device_fixes_received_total: 'counter',
       fsm_device_fixes_acknowledged_total: 'counter',
       fsm_device_decode_errors_total: 'counter',
@@ -139,15 +120,16 @@ describe('/metrics', () => {
     expect(metrics.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
   });
 
-  it('counts the device traffic exactly, per protocol: frames, fixes received and acknowledged, decode errors, open connections', () => {
+  it('counts the device traffic exactly, per protocol: frames and fixes received and acknowledged, decode errors, open connections', () => {
     const device = (protocol: string) =>
       Object.fromEntries(
-        ['frames_received_total', 'fixes_received_total', 'fixes_acknowledged_total', 'decode_errors_total'].map((m) => [m, valueOf(metrics, `fsm_device_${m}`, `fsm_device_${m}`, { protocol })]),
+        ['frames_received_total', 'frames_acknowledged_total', 'fixes_received_total', 'fixes_acknowledged_total', 'decode_errors_total'].map((m) => [m, valueOf(metrics, `fsm_device_${m}`, `fsm_device_${m}`, { protocol })]),
       );
     // Teltonika: TCP login + 2 packets of 2 records, login + a broken frame; UDP a datagram of 1 record, and garbage.
-    expect(device('teltonika')).toEqual({ frames_received_total: 7, fixes_received_total: 5, fixes_acknowledged_total: 5, decode_errors_total: 2 });
+    // Acknowledged frames: the two logins, the two packets, the datagram (issue 23).
+    expect(device('teltonika')).toEqual({ frames_received_total: 7, frames_acknowledged_total: 5, fixes_received_total: 5, fixes_acknowledged_total: 5, decode_errors_total: 2 });
     // OsmAnd: a request with a fix, a request that does not decode.
-    expect(device('osmand')).toEqual({ frames_received_total: 2, fixes_received_total: 1, fixes_acknowledged_total: 1, decode_errors_total: 1 });
+    expect(device('osmand')).toEqual({ frames_received_total: 2, frames_acknowledged_total: 1, fixes_received_total: 1, fixes_acknowledged_total: 1, decode_errors_total: 1 });
     expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', teltonika)).toBe(1);
     expect(valueOf(metrics, 'fsm_device_connections', 'fsm_device_connections', { protocol: 'osmand' })).toBe(0);
     // Only the enabled listeners' protocols have series.

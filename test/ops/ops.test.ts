@@ -142,7 +142,7 @@ describe('figures', () => {
   it('two servers in one process keep their own registries', async () => {
     const a = new Ops({ config, store, now: Date.now });
     const b = new Ops({ config, store, now: Date.now });
-    const counters = { connections: 2, frames: 7, fixes: 5, acknowledged: 5, decodeErrors: 0 };
+    const counters = { connections: 2, frames: 7, framesAcknowledged: 6, fixes: 5, acknowledged: 5, decodeErrors: 0 };
     a.attach({ devices: new Map([['gt06', counters]]) });
     b.attach({ devices: new Map([['gt06', { ...counters, frames: 1 }]]) });
     const [ta, tb] = [parseExposition(await a.metrics()), parseExposition(await b.metrics())];

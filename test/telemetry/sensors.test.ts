@@ -143,7 +143,8 @@ describe('what the decoders really emit (every capture of every protocol)', asyn
         }
       }
     }
-    expect(records).toBeGreaterThan(0);
+    // a protocol whose every capture yields nothing (autotrack, progress, recoda, tlv: logins) has no records to check
+    if (messageLines(name).some((l) => l.expect !== 'none')) expect(records).toBeGreaterThan(0);
     if (['teltonika', 'ruptela', 'galileo', 'gl200', 'gt06', 'jt808', 'meitrack', 'suntech', 'egts'].includes(name)) expect(seen).toContain('board_voltage');
   });
 });

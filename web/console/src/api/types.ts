@@ -1,0 +1,73 @@
+/** The shapes of the API answers the console reads (docs/api.md and the spec name every field). */
+export interface Tracker {
+  id: number;
+  label: string;
+  clone: boolean;
+  source: { id: number; device_id: string; model: string; blocked: boolean; phone: string | null };
+}
+
+export type ConnectionStatus = 'active' | 'idle' | 'offline' | 'signal_lost' | 'just_registered' | 'just_replaced';
+
+/** A tracker's live state as get_states and the socket's state_batch carry it (compact form). */
+export interface SourceState {
+  source_id: number;
+  gps: { updated: string | null; signal_level?: number | null; location: { lat: number; lng: number } | null; heading: number; speed: number; alt: number };
+  connection_status: ConnectionStatus;
+  movement_status: 'moving' | 'stopped' | 'parked';
+  last_update: string | null;
+}
+
+export interface TrackPoint {
+  lat: number;
+  lng: number;
+  alt: number;
+  satellites: number;
+  get_time: string;
+  heading: number;
+  speed: number;
+  address: string;
+}
+
+export interface Trip {
+  id: number;
+  type: 'regular' | 'single_report' | 'cluster' | 'merged';
+  start_date: string;
+  end_date?: string;
+  start_address: string;
+  end_address?: string;
+  length?: number;
+  max_speed?: number;
+  avg_speed?: number;
+  points?: number;
+}
+
+export interface Sensor {
+  label: string;
+  name: string;
+  type: string;
+  value: number | string | boolean | null;
+  units: string;
+}
+
+export interface ChatMessage {
+  id: number;
+  submit_time: string;
+  text: string;
+  type: 'INCOMING' | 'OUTGOING';
+  status: string;
+}
+
+export type TaskStatus = 'unassigned' | 'assigned' | 'arrived' | 'done' | 'failed' | 'delayed' | 'faulty';
+
+export interface Task {
+  id: number;
+  type: 'task' | 'checkpoint';
+  label: string;
+  description: string;
+  status: TaskStatus;
+  tracker_id: number | null;
+  from: string;
+  to: string;
+  location: { lat: number; lng: number; address: string; radius: number };
+  arrival_date: string | null;
+}
