@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { DeviceRegistry } from './registry.ts';
 import { listenTcp } from './tcp.ts';
 import { listenMqtt, type MqttListener } from './mqtt.ts';
+import { subscribeMqtt } from './mqtt-subscribe.ts';
 import { listenUdp } from './udp.ts';
 import { FixWriter } from './writer.ts';
 
@@ -52,7 +53,7 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
     servers.push(s);
   };
   const sockets: UdpSocket[] = [];
-  const brokers: MqttListener[] = [];
+  const brokers: Array<Pick<MqttListener, 'close'>> = [];
   // The MQTT brokers stop after the sockets are closed (their pending commits answered or dropped).
   const closeBrokers = () => Promise.all(brokers.map((b) => b.close())).then(() => undefined);
   const ports: Gateway['ports'] = {};
@@ -92,6 +93,7 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
       }
       ports[name] = bound;
     }
+    if (config.gateway.mqttBroker) brokers.push(await subscribeMqtt(core, config.gateway.mqttBroker));
   } catch (e) {
     await closeAll(core, servers, sockets, open, registry, writer);
     await closeBrokers();

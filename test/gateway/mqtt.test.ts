@@ -68,7 +68,7 @@ describe('MQTT listener', () => {
     const bad = await connect('pui', '555000000000001');
     const good = await connect('pui', '555000000000002');
     const before = s.running.gateway.core.counters('pui').decodeErrors;
-    const closed = new Promise((r) => bad.once('close', r));
+    const closed = new Promise<void>((r) => bad.once('close', () => r()));
     bad.publish('pui/x', 'not json', { qos: 1 });
     await closed;
     expect(s.running.gateway.core.counters('pui').decodeErrors).toBe(before + 1);
