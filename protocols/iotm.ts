@@ -60,16 +60,37 @@ class Reader {
     this.pos += n;
     return at;
   }
-  u8 = () => this.buf.readUInt8(this.take(1));
-  i8 = () => this.buf.readInt8(this.take(1));
-  u16 = () => this.buf.readUInt16LE(this.take(2));
-  i16 = () => this.buf.readInt16LE(this.take(2));
-  u32 = () => this.buf.readUInt32LE(this.take(4));
-  i32 = () => this.buf.readInt32LE(this.take(4));
-  i64 = () => Number(this.buf.readBigInt64LE(this.take(8)));
-  f32 = () => this.buf.readFloatLE(this.take(4));
-  f64 = () => this.buf.readDoubleLE(this.take(8));
-  bytes = (n: number) => this.buf.subarray(this.take(n), this.pos);
+  u8() {
+    return this.buf.readUInt8(this.take(1));
+  }
+  i8() {
+    return this.buf.readInt8(this.take(1));
+  }
+  u16() {
+    return this.buf.readUInt16LE(this.take(2));
+  }
+  i16() {
+    return this.buf.readInt16LE(this.take(2));
+  }
+  u32() {
+    return this.buf.readUInt32LE(this.take(4));
+  }
+  i32() {
+    return this.buf.readInt32LE(this.take(4));
+  }
+  i64() {
+    return Number(this.buf.readBigInt64LE(this.take(8)));
+  }
+  f32() {
+    return this.buf.readFloatLE(this.take(4));
+  }
+  f64() {
+    return this.buf.readDoubleLE(this.take(8));
+  }
+  bytes(n: number) {
+    const at = this.take(n);
+    return this.buf.subarray(at, this.pos);
+  }
 }
 
 type Read = (r: Reader) => AttrValue;
