@@ -107,7 +107,8 @@ function jobsOf(p: Protocol): Array<() => number> {
       const headers = Object.fromEntries(Object.entries(h.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
       ctx.transport = 'http';
       job = () => (p.decodeHttp!({ method: h.method, uri, headers, body }, { ...ctx, session: {} }).records ?? []).length;
-    } else if (line.transport === 'tcp' || line.transport === 'udp') {
+    } else if (line.transport === 'tcp' || line.transport === 'udp' || (line.transport === 'mqtt' && line.mqtt?.type === 'publish')) {
+      // MQTT: the PUBLISH bodies are what `decode` takes (connect lines carry only a client id).
       if (!p.decode) continue;
       const frame = payloadBytes(line);
       ctx.transport = line.transport;

@@ -78,7 +78,7 @@ export type DecoderConfig = Record<string, unknown>;
 export interface DecodeContext {
   /** Current time (ms UTC), for protocols that send only a time of day or no time at all. */
   now: number;
-  transport: 'tcp' | 'udp' | 'http';
+  transport: 'tcp' | 'udp' | 'http' | 'mqtt';
   config: DecoderConfig;
   /** Free-form per-connection state owned by the protocol module. */
   session: Record<string, unknown>;
@@ -145,13 +145,19 @@ export interface Protocol {
   name: string;
   /** Conventional port (the one fleets are already configured for). */
   defaultPort: number;
-  transports: Array<'tcp' | 'udp' | 'http'>;
+  /** `mqtt`: devices publish to a broker (the gateway's built-in one, or an operator's it subscribes to). */
+  transports: Array<'tcp' | 'udp' | 'http' | 'mqtt'>;
   /** Largest frame the gateway accepts for this protocol, bytes. */
   maxFrameSize: number;
   /** New framer for a TCP connection (absent for HTTP-only protocols). */
   createFramer?(config?: DecoderConfig): Framer;
   /** Decode one frame (TCP frame or UDP datagram). */
   decode?(frame: Buffer, ctx: DecodeContext): DecodeResult;
+  /**
+   * MQTT protocols: what a CONNECT's client id says (usually the device identity). Each PUBLISH body
+   * then goes through `decode` with the same context.
+   */
+  decodeMqttConnect?(clientId: string, ctx: DecodeContext): DecodeResult;
   /** Decode one HTTP request. */
   decodeHttp?(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult;
   /** Command types `encode` supports. */

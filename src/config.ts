@@ -32,6 +32,8 @@ export interface Config {
     maxConnectionsPerAddress: number;
     /** FULL: acknowledged fixes survive power loss too; NORMAL: survive a process crash. */
     synchronous: 'FULL' | 'NORMAL';
+    /** An operator's MQTT broker to subscribe to (MQTT protocols), or null. */
+    mqttBroker: MqttBrokerConfig | null;
   };
   publicUrl: string | null;
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -89,6 +91,41 @@ export interface ConsoleMapConfig {
 
 export class ConfigError extends Error {}
 
+/** Subscription to an operator's broker: each topic filter's single `+` level is the device id. */
+export interface MqttBrokerConfig {
+  url: string;
+  /** Stable across restarts: the broker keeps the session (and unacknowledged messages) under it. */
+  clientId: string;
+  subscriptions: Array<{ protocol: string; topic: string }>;
+}
+
+/** FSM_MQTT_BROKER_URL (mqtt:, mqtts:, ws:, wss:) with FSM_MQTT_TOPICS `protocol=topic,...`. */
+function mqttBroker(env: Env): MqttBrokerConfig | null {
+  const raw = env.FSM_MQTT_BROKER_URL;
+  if (!raw) {
+    if (env.FSM_MQTT_TOPICS) throw new ConfigError('FSM_MQTT_TOPICS is set but FSM_MQTT_BROKER_URL is not');
+    return null;
+  }
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`FSM_MQTT_BROKER_URL must be an mqtt(s) or ws(s) URL, got "${raw}"`);
+  }
+  if (!['mqtt:', 'mqtts:', 'ws:', 'wss:'].includes(u.protocol)) throw new ConfigError(`FSM_MQTT_BROKER_URL must be an mqtt(s) or ws(s) URL, got "${raw}"`);
+  const subscriptions = (env.FSM_MQTT_TOPICS ?? '').split(',').map((x) => x.trim()).filter(Boolean).map((pair) => {
+    const [protocol, topic] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+    if (!pair.includes('=') || !PROTOCOLS.get(protocol)?.transports.includes('mqtt')) throw new ConfigError(`FSM_MQTT_TOPICS: "${pair}" must be <mqtt protocol>=<topic filter> (mqtt protocols: ${[...PROTOCOLS.values()].filter((p) => p.transports.includes('mqtt')).map((p) => p.name).join(', ')})`);
+    const levels = topic.split('/');
+    if (levels.filter((l) => l === '+').length !== 1 || levels.some((l) => l !== '+' && /[+#]/.test(l)) || levels.includes('#')) throw new ConfigError(`FSM_MQTT_TOPICS: topic "${topic}" must have exactly one + level (the device id) and no #`);
+    return { protocol, topic };
+  });
+  if (!subscriptions.length) throw new ConfigError('FSM_MQTT_BROKER_URL needs FSM_MQTT_TOPICS, e.g. pui=pui/+/report');
+  const clientId = env.FSM_MQTT_CLIENT_ID || 'fsm-gateway';
+  if (!/^[\x21-\x7e]{1,64}$/.test(clientId)) throw new ConfigError(`FSM_MQTT_CLIENT_ID must be 1 to 64 printable ASCII characters, got "${clientId}"`);
+  return { url: raw, clientId, subscriptions };
+}
+
 type Env = Record<string, string | undefined>;
 
 function int(env: Env, name: string, def: number, min: number, max: number): number {
@@ -138,6 +175,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maxConnections: env.FSM_GATEWAY_MAX_CONNECTIONS ? int(env, 'FSM_GATEWAY_MAX_CONNECTIONS', 0, 1, 1_000_000) : null,
       maxConnectionsPerAddress: int(env, 'FSM_GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1000, 1, 1_000_000),
       synchronous: sync(env.FSM_GATEWAY_SYNC),
+      mqttBroker: mqttBroker(env),
     },
     publicUrl: env.FSM_PUBLIC_URL || null,
     mail: {

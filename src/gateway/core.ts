@@ -190,7 +190,7 @@ export class DeviceSession {
   constructor(
     private core: GatewayCore,
     readonly protocol: Protocol,
-    transport: 'tcp' | 'udp' | 'http',
+    transport: 'tcp' | 'udp' | 'http' | 'mqtt',
     readonly address: string,
     private channel?: OutboundChannel,
   ) {

@@ -14,13 +14,15 @@ import { fileMediaStore } from './media.ts';
 import { join } from 'node:path';
 import { DeviceRegistry } from './registry.ts';
 import { listenTcp } from './tcp.ts';
+import { listenMqtt, type MqttListener } from './mqtt.ts';
+import { subscribeMqtt } from './mqtt-subscribe.ts';
 import { listenUdp } from './udp.ts';
 import { FixWriter } from './writer.ts';
 
 export interface Gateway {
   core: GatewayCore;
   /** Bound ports per protocol and transport (ephemeral ports resolved). */
-  ports: Record<string, { tcp?: number; udp?: number; http?: number }>;
+  ports: Record<string, { tcp?: number; udp?: number; http?: number; mqtt?: number }>;
   /** Listeners not (or no longer) taking devices, as `protocol/transport`, and `writer` when it cannot commit (/ready). */
   down(): string[];
   close(): Promise<void>;
@@ -65,6 +67,9 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
     servers.push(s);
   };
   const sockets: UdpSocket[] = [];
+  const brokers: Array<Pick<MqttListener, 'close'>> = [];
+  // The MQTT brokers stop after the sockets are closed (their pending commits answered or dropped).
+  const closeBrokers = () => Promise.all(brokers.map((b) => b.close())).then(() => undefined);
   const ports: Gateway['ports'] = {};
   const listeners: Array<{ name: string; up: () => boolean }> = [];
   try {
@@ -85,6 +90,13 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
         listeners.push({ name: `${name}/tcp`, up: () => s.listening });
         bound.tcp = (s.address() as { port: number }).port;
       }
+      if (protocol.transports.includes('mqtt')) {
+        const m = await listenMqtt(core, protocol, host, port, { maxConnectionsPerAddress: limits.maxConnectionsPerAddress, identifyMs: core.limits.identifyMs });
+        track(m.server);
+        brokers.push(m);
+        listeners.push({ name: `${name}/mqtt`, up: () => m.server.listening });
+        bound.mqtt = (m.server.address() as { port: number }).port;
+      }
       if (protocol.transports.includes('udp')) {
         // The UDP listener shares the TCP port number (as devices are configured), or its own when ephemeral.
         const udpPort = port === 0 ? 0 : (bound.tcp ?? port);
@@ -97,12 +109,14 @@ export async function startGateway(config: Readonly<Config>, store: Store, hooks
       }
       ports[name] = bound;
     }
+    if (config.gateway.mqttBroker) brokers.push(await subscribeMqtt(core, config.gateway.mqttBroker));
   } catch (e) {
     await closeAll(core, servers, sockets, open, registry, writer);
+    await closeBrokers();
     throw e;
   }
   const down = () => [...listeners.filter((l) => !l.up()).map((l) => l.name), ...(writer.alive ? [] : ['writer'])];
-  return { core, ports, down, close: () => closeAll(core, servers, sockets, open, registry, writer, config.gateway.shutdownSeconds * 1000) };
+  return { core, ports, down, close: () => closeAll(core, servers, sockets, open, registry, writer, config.gateway.shutdownSeconds * 1000).then(closeBrokers) };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { DecodeError, FrameError, type Framer, type Protocol } from '../../protocols/types.ts';
-import { DeviceSession, refusalReason, type Drainable, type GatewayCore, type OutboundChannel } from './core.ts';
+import { DeviceSession, refusalReason, type Drainable, type GatewayCore, type OutboundChannel, type ProtocolCounters } from './core.ts';
 
 export interface TcpLimits {
   idleMs: number;
@@ -17,28 +17,37 @@ export interface TcpLimits {
   maxInflight: number;
 }
 
-export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, port: number, limits: TcpLimits): Promise<net.Server> {
+/**
+ * Admits a device connection within the per-address and total limits (else closes it and counts it),
+ * and keeps the connection counts until it closes. Shared by the TCP and MQTT listeners.
+ */
+export function admitConnection(core: GatewayCore, socket: net.Socket, counters: ProtocolCounters, limits: Pick<TcpLimits, 'maxConnectionsPerAddress'>): boolean {
   const perAddress = core.perAddress;
   const maxPerAddress = Math.min(limits.maxConnectionsPerAddress, core.limits.maxConnectionsPerAddress);
+  const address = socket.remoteAddress ?? '?';
+  const n = perAddress.get(address) ?? 0;
+  if (n >= maxPerAddress || core.stats.connections >= core.limits.maxConnections) {
+    core.stats.refusedConnections++;
+    socket.destroy();
+    return false;
+  }
+  perAddress.set(address, n + 1);
+  core.stats.connections++;
+  counters.connections++;
+  socket.once('close', () => {
+    core.stats.connections--;
+    counters.connections--;
+    const left = (perAddress.get(address) ?? 1) - 1;
+    if (left) perAddress.set(address, left);
+    else perAddress.delete(address);
+  });
+  return true;
+}
+
+export function listenTcp(core: GatewayCore, protocol: Protocol, host: string, port: number, limits: TcpLimits): Promise<net.Server> {
   const counters = core.counters(protocol.name);
   const server = net.createServer((socket) => {
-    const address = socket.remoteAddress ?? '?';
-    const n = perAddress.get(address) ?? 0;
-    if (n >= maxPerAddress || core.stats.connections >= core.limits.maxConnections) {
-      core.stats.refusedConnections++;
-      socket.destroy();
-      return;
-    }
-    perAddress.set(address, n + 1);
-    core.stats.connections++;
-    counters.connections++;
-    socket.once('close', () => {
-      core.stats.connections--;
-      counters.connections--;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
+    if (!admitConnection(core, socket, counters, limits)) return;
     new DeviceConnection(core, protocol, socket, limits);
   });
   server.maxConnections = 100_000;

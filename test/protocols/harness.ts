@@ -20,6 +20,8 @@ export interface CaptureLine {
   asserted?: Record<string, unknown>;
   location_checked?: boolean;
   http?: { method: string; uri: string; headers?: Record<string, string>; body?: string };
+  /** MQTT lines: a CONNECT's client id, or a PUBLISH body (see the captures' README). */
+  mqtt?: { type: 'connect'; clientId: string } | { type: 'publish'; qos: number; messageId: number; body: string };
   decoder_config?: Record<string, unknown>;
   encoder_config?: Record<string, unknown>;
   group: string;
@@ -77,7 +79,7 @@ export function replayGroup(protocol: Protocol, lines: CaptureLine[], now = REPL
     ctx.config = { ...ctx.config, ...(line.decoder_config ?? {}) };
     // A capture whose source stubbed the media store says what the stub answers: name the files so, as the gateway would.
     const stub = typeof ctx.config.mediaManager === 'string' ? /returns the name (\S+)/.exec(ctx.config.mediaManager) : null;
-    ctx.transport = line.transport === 'udp' ? 'udp' : line.transport === 'http' ? 'http' : 'tcp';
+    ctx.transport = line.transport ?? 'tcp';
     try {
       let result: DecodeResult;
       if (line.transport === 'http') {
@@ -86,6 +88,9 @@ export function replayGroup(protocol: Protocol, lines: CaptureLine[], now = REPL
         const uri = h.body === 'payload' ? h.uri : line.payload;
         if (!protocol.decodeHttp) throw new Error(`${protocol.name} has no decodeHttp`);
         result = protocol.decodeHttp({ method: h.method, uri, headers: lowerKeys(h.headers ?? {}), body }, ctx);
+      } else if (line.mqtt?.type === 'connect') {
+        if (!protocol.decodeMqttConnect) throw new Error(`${protocol.name} has no decodeMqttConnect`);
+        result = protocol.decodeMqttConnect(payloadBytes(line).toString('utf8'), ctx);
       } else {
         if (!protocol.decode) throw new Error(`${protocol.name} has no decode`);
         result = protocol.decode(payloadBytes(line), ctx);

@@ -42,13 +42,14 @@ describe('the registry', () => {
 
   it('listens on each protocol\'s conventional port and transports (the captures\' INDEX.md)', () => {
     const index = readFileSync(join(capturesDir, 'INDEX.md'), 'utf8');
-    const conventional = new Map([...index.matchAll(/^\| ([a-z0-9]+) \| (\d+) \| ([a-z, ]+?)(?: \(HTTP\))? \|$/gm)].map((m) => [m[1], { port: Number(m[2]), listens: m[3] }]));
+    const conventional = new Map([...index.matchAll(/^\| ([a-z0-9]+) \| (\d+) \| ([a-z, ]+?)(?: \((HTTP|MQTT)\))? \|$/gm)].map((m) => [m[1], { port: Number(m[2]), listens: m[3], mqtt: m[4] === 'MQTT' }]));
     for (const [name, p] of PROTOCOLS) {
       const c = conventional.get(name);
       expect(c, `${name} in INDEX.md`).toBeDefined();
       expect({ name, port: DEFAULT_PROTOCOL_PORTS[name] }).toEqual({ name, port: c!.port });
       // Each transport INDEX.md lists is served (HTTP protocols listen over TCP as HTTP).
-      for (const t of c!.listens.split(', ')) expect(t === 'tcp' ? p.transports.some((x) => x === 'tcp' || x === 'http') : p.transports.includes(t as 'udp'), `${name} over ${t}`).toBe(true);
+      if (c!.mqtt) expect(p.transports, `${name} over MQTT`).toEqual(['mqtt']);
+      else for (const t of c!.listens.split(', ')) expect(t === 'tcp' ? p.transports.some((x) => x === 'tcp' || x === 'http') : p.transports.includes(t as 'udp'), `${name} over ${t}`).toBe(true);
     }
   });
 
