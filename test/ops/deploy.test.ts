@@ -103,7 +103,7 @@ describe('docs/operations.md', () => {
     const ops = new Ops({ config, store: {} as Store, now: Date.now, processMetrics: false });
     // The registry's metrics as declared (nothing is collected: no database here).
     const metrics = (ops.registry.getMetricsAsArray() as unknown as Array<{ name: string; type: string }>).filter((m) => m.name.startsWith('fsm_'));
-    expect(metrics.length).toBe(14);
+    expect(metrics.length).toBe(15);
     for (const m of metrics) expect(docs, m.name).toMatch(new RegExp(`\\| \`${m.name}\` \\| ${m.type} \\|`));
   });
 });
