@@ -64,6 +64,10 @@ export async function mountConsole(app: FastifyInstance, config: Readonly<Config
     await site.register(fastifyStatic, {
       root: dir,
       prefix: '/',
+      // A route per file of the build (read at start, as index.html is), not a catch-all `/*`: a
+      // catch-all would also take API paths the router refuses (a 5,000-character id) and answer
+      // them as missing files instead of our envelope.
+      wildcard: false,
       index: false,
       preCompressed: true,
       setHeaders(reply, path) {

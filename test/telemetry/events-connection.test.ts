@@ -69,9 +69,11 @@ describe('connection lost and restored', () => {
 
   it('history/tracker/list shows them with their text', async () => {
     const r = await s.call('history/tracker/list', { hash: owner.hash, trackers: [tracker], from: '2030-01-10 08:00:00', to: '2030-01-10 09:00:00', types: ['connection_lost', 'connection_restored'] });
-    expect(r.body.list.map((e: { type: string; time: string; message: string; extra: unknown }) => [e.type, e.time, e.message, e.extra])).toEqual([
-      ['connection_lost', '2030-01-10 08:15:00', 'Connection lost', { since: '2030-01-10 08:00:00' }],
-      ['connection_restored', '2030-01-10 08:40:00', 'Connection restored after 40 min', { since: '2030-01-10 08:00:00', lost_duration: 2400 }],
+    // The documented entry (issue 23): the event type in `event`, `type` says what it is about.
+    const extra = { emergency: false, tracker_label: 'tracker 354000000000001', since: '2030-01-10 08:00:00' };
+    expect(r.body.list.map((e: { type: string; event: string; time: string; message: string; extra: unknown }) => [e.type, e.event, e.time, e.message, e.extra])).toEqual([
+      ['tracker', 'connection_lost', '2030-01-10 08:15:00', 'Connection lost', extra],
+      ['tracker', 'connection_restored', '2030-01-10 08:40:00', 'Connection restored after 40 min', { ...extra, lost_duration: 2400 }],
     ]);
   });
 

@@ -28,15 +28,28 @@ const app = (path: string, p: Record<string, unknown> = {}) => s.call(path, { ha
 const history = async (types: string[]) =>
   (await s.call('history/tracker/list', { hash: ann.hash, trackers: [tracker], from: '2026-01-01 00:00:00', to: '2026-01-31 00:00:00', types })).body;
 const count = () => s.sql.prepare('SELECT count(*) FROM events').pluck().get() as number;
+/** A history entry as history/tracker/list answers it (the documented entry, issue 23). */
+const entry = (event: string, time: string, message: string, extra: Record<string, unknown>) => ({
+  id: expect.any(Number),
+  type: 'tracker',
+  event,
+  tracker_id: tracker,
+  time,
+  location: { ...at, address: expect.any(String) },
+  address: expect.any(String),
+  message,
+  extra: { ...extra, emergency: false, tracker_label: 'tracker phone-events' },
+  is_read: false,
+  rule_id: null,
+  track_id: null,
+});
 
 describe('domain events', () => {
   it('a check-in made by the field app', async () => {
     const r = await app('app/checkin/create', { location: at, time: '2026-01-10 09:30:00', comment: 'Gate open' });
     expect(r.body.success).toBe(true);
     const h = await history(['checkin_created']);
-    expect(h.list).toEqual([
-      { id: expect.any(Number), type: 'checkin_created', tracker_id: tracker, time: '2026-01-10 09:30:00', location: { ...at, address: expect.any(String) }, message: 'Check-in: Gate open', extra: { checkin_id: r.body.id, comment: 'Gate open' } },
-    ]);
+    expect(h.list).toEqual([entry('checkin_created', '2026-01-10 09:30:00', 'Check-in: Gate open', { checkin_id: r.body.id, comment: 'Gate open' })]);
     // A refused check-in (a bad file) records nothing.
     const before = count();
     expect((await app('app/checkin/create', { location: at, file_ids: [999_999] })).body.status.code).toBe(7);
@@ -78,10 +91,9 @@ describe('domain events', () => {
     const h = await history(['task_status_changed', 'form_submitted']);
     expect(h.success).toBe(true);
     const form = s.sql.prepare('SELECT id FROM forms WHERE task_id = ?').pluck().get(task);
-    const where = { ...at, address: expect.any(String) };
     expect(h.list).toEqual([
-      { id: expect.any(Number), type: 'form_submitted', tracker_id: tracker, time: '2026-01-10 09:45:00', location: where, message: 'Form Check submitted', extra: { form_id: form, form_label: 'Check', task_id: task } },
-      { id: expect.any(Number), type: 'task_status_changed', tracker_id: tracker, time: '2026-01-10 12:00:00', location: where, message: 'Task Deliver: assigned -> failed', extra: { task_id: task, task_label: 'Deliver', old_status: 'assigned', new_status: 'failed' } },
+      entry('form_submitted', '2026-01-10 09:45:00', 'Form Check submitted', { form_id: form, form_label: 'Check', task_id: task }),
+      entry('task_status_changed', '2026-01-10 12:00:00', 'Task Deliver: assigned -> failed', { task_id: task, task_label: 'Deliver', old_status: 'assigned', new_status: 'failed' }),
     ]);
     // The assignment happened now (not in the listed month): read it from the store.
     const assigned = s.sql.prepare("SELECT time, extra FROM events WHERE type = 'task_status_changed' ORDER BY id LIMIT 1").get() as { time: number; extra: string };
