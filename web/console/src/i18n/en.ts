@@ -181,6 +181,7 @@ export const en = {
   'zones.import.hint': 'KML or KMZ: zones (points become circles, lines sausages, polygons polygons). CSV separated by ";" with the header label;address;lat;lng;radius;external_id;description: places.',
   'zones.import.file': 'File',
   'zones.import.radius': 'Radius of points and lines, m',
+  'zones.import.placeRadius': 'Radius of places without one, m',
   'zones.import.errorPolicy': 'Rows with errors',
   'zones.import.ignore': 'Leave them out',
   'zones.import.fail': 'Import nothing',

@@ -8,6 +8,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { LatLng } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
+import { Field } from '../../app/ui.tsx';
 import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { errorText } from '../signin/SignIn.tsx';
 import type { Draft } from './zone-layer.ts';
@@ -88,10 +89,9 @@ export function DraftForm({ draft, onChange, onAddAtCentre, onSaved, onCancel }:
   }
 
   const field = (id: string, key: MessageKey, input: ReactNode) => (
-    <div className="field">
-      <label htmlFor={id}>{t(key)}</label>
+    <Field id={id} label={key}>
       {input}
-    </div>
+    </Field>
   );
   const setPoints = (points: LatLng[]) => draft.kind === 'zone' && onChange({ ...draft, points, pointsChanged: true });
   const setCentre = (axis: 'lat' | 'lng', value: string) => {

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client.ts';
 import type { RowError } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
+import { Field } from '../../app/ui.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { errorText } from '../signin/SignIn.tsx';
 
@@ -62,32 +63,28 @@ export function ImportForm({ onImported, onClose }: { onImported: () => void; on
     <form className="task-form" onSubmit={submit} aria-labelledby="import-heading">
       <h3 id="import-heading">{t('zones.import.heading')}</h3>
       <p className="hint">{t('zones.import.hint')}</p>
-      <div className="field">
-        <label htmlFor="imp-file">{t('zones.import.file')}</label>
+      <Field id="imp-file" label="zones.import.file">
         <input id="imp-file" type="file" accept=".kml,.kmz,.csv,.txt" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-      </div>
+      </Field>
       <div className="row3">
-        <div className="field">
-          <label htmlFor="imp-radius">{t('zones.import.radius')}</label>
-          <input id="imp-radius" type="number" min={20} max={100000} value={radius} onChange={(e) => setRadius(e.target.value)} />
-        </div>
+        <Field id="imp-radius" label={places ? 'zones.import.placeRadius' : 'zones.import.radius'}>
+          <input id="imp-radius" type="number" min={places ? 1 : 20} max={100000} value={radius} onChange={(e) => setRadius(e.target.value)} />
+        </Field>
         {places && (
           <>
-            <div className="field">
-              <label htmlFor="imp-errors">{t('zones.import.errorPolicy')}</label>
+            <Field id="imp-errors" label="zones.import.errorPolicy">
               <select id="imp-errors" value={errorPolicy} onChange={(e) => setErrorPolicy(e.target.value)}>
                 <option value="ignore">{t('zones.import.ignore')}</option>
                 <option value="fail">{t('zones.import.fail')}</option>
               </select>
-            </div>
-            <div className="field">
-              <label htmlFor="imp-dups">{t('zones.import.duplicatePolicy')}</label>
+            </Field>
+            <Field id="imp-dups" label="zones.import.duplicatePolicy">
               <select id="imp-dups" value={duplicatePolicy} onChange={(e) => setDuplicatePolicy(e.target.value)}>
                 <option value="skip">{t('zones.import.skip')}</option>
                 <option value="update">{t('zones.import.update')}</option>
                 <option value="fail">{t('zones.import.fail')}</option>
               </select>
-            </div>
+            </Field>
           </>
         )}
       </div>

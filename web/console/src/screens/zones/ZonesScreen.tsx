@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LngLat, Map as MlMap, MapMouseEvent } from 'maplibre-gl';
 import type { LatLng, Place, Zone } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
+import { Notices } from '../../app/ui.tsx';
 import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { metres } from '../../map/geometry.ts';
 import { MapCanvas } from '../../map/MapCanvas.tsx';
@@ -184,20 +185,11 @@ export function ZonesScreen() {
           <button type="button" onClick={newPlace} disabled={!map}>
             {t('zones.new.place')}
           </button>
-          <button type="button" onClick={() => (setDraft(null), setImporting(true))}>
+          <button type="button" onClick={() => (setDraft(null), setNote(null), setImporting(true))}>
             {t('zones.import.open')}
           </button>
         </div>
-        {note && (
-          <p className="note" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Notices note={note} error={error} />
         {importing && <ImportForm onImported={() => void load()} onClose={() => setImporting(false)} />}
         {draft && map && (
           <DraftForm
