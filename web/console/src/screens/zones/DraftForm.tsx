@@ -48,7 +48,8 @@ export function DraftForm({ draft, onChange, onAddAtCentre, onSaved, onCancel }:
           ...(draft.type !== 'polygon' ? { radius: draft.radius } : {}),
           ...(draft.type === 'circle' && draft.center ? { center: draft.center } : {}),
         };
-        const points = draft.points.map((p) => ({ lat: p.lat, lng: p.lng }));
+        // A sausage's route nodes (`node`) stay as read; added points are not nodes.
+        const points = draft.points.map((p) => ({ lat: p.lat, lng: p.lng, node: (p as { node?: boolean }).node === true }));
         if (draft.id === undefined) await api.call('zone/create', { zone, ...(draft.type !== 'circle' ? { points } : {}) });
         else {
           await api.call('zone/update', { zone: { ...zone, id: draft.id } });

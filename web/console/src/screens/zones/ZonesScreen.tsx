@@ -112,7 +112,7 @@ export function ZonesScreen() {
         if (dragging === null || !d) return;
         dragged = true;
         const p = at(e.lngLat);
-        if (d.kind === 'zone' && dragging >= 0) setDraft({ ...d, points: d.points.map((q, i) => (i === dragging ? p : q)), pointsChanged: true });
+        if (d.kind === 'zone' && dragging >= 0) setDraft({ ...d, points: d.points.map((q, i) => (i === dragging ? { ...q, ...p } : q)), pointsChanged: true });
         else setDraft({ ...d, center: p });
       });
       m.on('mouseup', () => {
