@@ -193,16 +193,36 @@ describe.sequential('places and zones in Chromium', () => {
     await shot('6-imported');
   });
 
+  test('a sausage drawn by three clicks is as wide as its radius on the map and saved with its points', async () => {
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'New sausage' }).click();
+    await page.getByLabel('Name').fill('Lane');
+    await page.getByLabel('Radius, m').fill('40');
+    const c = await mapCentre();
+    for (const [dx, dy] of [[-200, 100], [-60, 60], [100, 120]]) await page.mouse.click(c.x + dx, c.y + dy);
+    await expect.poll(() => page.locator('.points li').count()).toBe(3);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: '"Lane" created.' }).waitFor();
+    const lane = (await s!.call('zone/list', { hash })).body.list.find((z: { label: string }) => z.label === 'Lane');
+    expect(lane).toMatchObject({ type: 'sausage', radius: 40 });
+    expect((await s!.call('zone/point/list', { hash, zone_id: lane.id })).body.list).toHaveLength(3);
+    await page.waitForTimeout(500);
+    await shot('7-sausage');
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
     const zoomed = await page.context().newPage();
     await zoomed.setViewportSize({ width: 640, height: 450 });
     await zoomed.goto(`${s!.url}/zones`);
-    await zoomed.getByText('Zones: 3 · places: 2').waitFor();
+    await zoomed.getByText('Zones: 4 · places: 2').waitFor();
     expect(await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await zoomed.getByRole('button', { name: 'New sausage' }).click();
     await zoomed.waitForTimeout(500);
     expect(await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-    await shot('7-zoom-200', zoomed);
+    await shot('8-zoom-200', zoomed);
     await zoomed.close();
     expect(pageErrors).toEqual([]);
   });
