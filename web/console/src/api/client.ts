@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: number,
     readonly description: string,
     readonly errors: { parameter: string; error: string }[] = [],
+    /** The answer's other members (e.g. an upload's `row_errors`, `external_ids`, `max_bytes`). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(`${description} (code ${code})`);
   }
@@ -25,22 +27,28 @@ export interface Session {
 const BASE = '/v2/fsm/';
 const SESSION_KEY = 'fsm.console.session';
 
-async function post<T>(path: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+/** JSON for calls; multipart form data for uploads (the file as part `file`, the browser sets the type). */
+async function post<T>(path: string, body: Record<string, unknown> | FormData, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+    const init = body instanceof FormData ? { body } : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    res = await fetch(BASE + path, { method: 'POST', ...init, signal });
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new NetworkError(String(e));
   }
-  let data: { success?: boolean; status?: { code: number; description: string }; errors?: { parameter: string; error: string }[] };
+  let data: { success?: boolean; status?: { code: number; description: string }; errors?: unknown; [member: string]: unknown };
   try {
     data = await res.json();
   } catch {
     throw new NetworkError(`HTTP ${res.status} without an API answer`);
   }
   if (data.success) return data as T;
-  throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, data.errors);
+  // `errors` is the list of bad parameters (code 7); an upload's answer uses the name for a count.
+  const { success: _s, status: _st, ...extra } = data;
+  const errors = Array.isArray(data.errors) ? data.errors : undefined;
+  if (errors) delete extra.errors;
+  throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, errors, extra);
 }
 
 export class Api {
@@ -51,8 +59,21 @@ export class Api {
 
   /** One API call; `params` are the call's parameters (the hash is added). */
   async call<T = Record<string, unknown>>(path: string, params: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
+    return this.guard(post<T>(path, { ...params, hash: this.session.hash }, signal));
+  }
+
+  /** A file upload call (zone/upload, place/upload): `fields` as form fields, the file as part `file`. */
+  async upload<T = Record<string, unknown>>(path: string, fields: Record<string, string>, file: File): Promise<T> {
+    const form = new FormData();
+    form.set('hash', this.session.hash);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set('file', file, file.name);
+    return this.guard(post<T>(path, form));
+  }
+
+  private async guard<T>(answer: Promise<T>): Promise<T> {
     try {
-      return await post<T>(path, { ...params, hash: this.session.hash }, signal);
+      return await answer;
     } catch (e) {
       if (e instanceof ApiError && e.code === 4) this.onSessionEnded();
       throw e;

@@ -71,3 +71,37 @@ export interface Task {
   location: { lat: number; lng: number; address: string; radius: number };
   arrival_date: string | null;
 }
+
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** zone/list: circles carry radius and center, sausages radius; points come from zone/point/list. */
+export interface Zone {
+  id: number;
+  type: 'circle' | 'polygon' | 'sausage';
+  label: string;
+  address: string;
+  color: string;
+  tags: number[];
+  radius?: number;
+  center?: LatLng;
+  bounds: { nw: LatLng; se: LatLng } | null;
+}
+
+export interface Place {
+  id: number;
+  label: string;
+  description: string;
+  location: LatLng & { address: string; radius: number };
+  tags: number[];
+  external_id: string | null;
+}
+
+/** One row's problem in an upload's answer (`line` counts the header as 1). */
+export interface RowError {
+  line: number;
+  parameter: string;
+  error: string;
+}

@@ -23,4 +23,5 @@ export const SCREENS: ScreenDef[] = [
   { path: '/', title: 'nav.monitor', component: lazy(monitor) },
   { path: '/history', title: 'nav.history', component: lazy(() => import('../screens/history/HistoryScreen.tsx').then((m) => ({ default: m.HistoryScreen }))) },
   { path: '/dispatch', title: 'nav.dispatch', component: lazy(() => import('../screens/dispatch/DispatchScreen.tsx').then((m) => ({ default: m.DispatchScreen }))) },
+  { path: '/zones', title: 'nav.zones', component: lazy(() => import('../screens/zones/ZonesScreen.tsx').then((m) => ({ default: m.ZonesScreen }))) },
 ];

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GeoJSONSource, Map as MlMap, MapMouseEvent } from 'maplibre-gl';
 import type { Task, TaskStatus } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
+import { Notices } from '../../app/ui.tsx';
 import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { useLiveStates } from '../../live/useLive.ts';
 import { MapCanvas } from '../../map/MapCanvas.tsx';
@@ -150,16 +151,7 @@ export function DispatchScreen() {
             {t('dispatch.new')}
           </button>
         </div>
-        {note && (
-          <p className="note" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Notices note={note} error={error} />
         {creating && (
           <TaskForm
             trackers={trackers}

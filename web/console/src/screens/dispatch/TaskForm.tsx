@@ -1,8 +1,9 @@
 /** A new task (task/create): label, window, place (typed, or picked on the map), optional tracker. */
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Tracker } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
-import { t } from '../../i18n/i18n.ts';
+import { Field } from '../../app/ui.tsx';
+import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { fromInput, nowIn, toInput, wallMs, wallString } from '../../util/time.ts';
 import { errorText } from '../signin/SignIn.tsx';
 
@@ -56,11 +57,10 @@ export function TaskForm({ trackers, place, onPlace, picking, onPick, onCreated,
     }
   }
 
-  const field = (id: string, key: Parameters<typeof t>[0], input: React.ReactNode) => (
-    <div className="field">
-      <label htmlFor={id}>{t(key)}</label>
+  const field = (id: string, key: MessageKey, input: ReactNode) => (
+    <Field id={id} label={key}>
       {input}
-    </div>
+    </Field>
   );
   return (
     <form className="task-form" onSubmit={submit} aria-labelledby="task-form-heading">

@@ -2,20 +2,9 @@
 import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
 import type { Task } from '../../api/types.ts';
 import type { LabelCandidate } from '../../map/html-labels.ts';
+import { circle } from '../../map/geometry.ts';
 
 export const TASK_COLORS: Record<string, string> = { unassigned: '#6e7781', assigned: '#1d6fd6', arrived: '#bf8700', done: '#1a7f37', failed: '#cf222e', delayed: '#b35c00', faulty: '#8250df' };
-
-/** A circle of `radius` metres as a polygon (48 sides), on the sphere's local scale. */
-function circle(lat: number, lng: number, radius: number): GeoJSON.Polygon {
-  const ring: [number, number][] = [];
-  const dLat = radius / 111_320;
-  const dLng = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-  for (let i = 0; i <= 48; i++) {
-    const a = (2 * Math.PI * i) / 48;
-    ring.push([lng + dLng * Math.cos(a), lat + dLat * Math.sin(a)]);
-  }
-  return { type: 'Polygon', coordinates: [ring] };
-}
 
 export function addTaskLayers(map: MlMap): void {
   map.addSource('tasks', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
