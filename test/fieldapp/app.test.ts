@@ -134,7 +134,7 @@ describe.sequential('the field app in Chromium on a phone', () => {
           label: 'Inspection',
           fields: [
             { id: 'note', label: 'Note', type: 'text', required: true, min_length: 2, max_length: 200 },
-            { id: 'ok', label: 'Boiler', type: 'radio_group', options: ['Works', 'Broken'] },
+            { id: 'ok', label: 'Boiler', type: 'radio_group', options: [{ label: 'Works' }, { label: 'Broken' }] },
             { id: 'stars', label: 'Customer happy', type: 'rating', max_stars: 5 },
             { id: 'pics', label: 'Photos', type: 'photo', max_files: 3, required: true },
             { id: 'sign', label: 'Customer signature', type: 'signature', required: true },

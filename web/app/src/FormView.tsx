@@ -4,7 +4,7 @@
  * and a 242's errors from the server shown next to their fields.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { Field, Task } from './tasks.ts';
+import { choiceLabel, type Field, type Task } from './tasks.ts';
 import type { FormJob, PendingFile } from './outbox.ts';
 
 /** The files code's largest file (docs/files.md) where a field sets no limit. */
@@ -111,7 +111,7 @@ function Input(p: { field: Field; value: unknown; set: (v: unknown) => void; fil
         <div>
           {(f.group ?? []).map((g, i) => (
             <label className="check" key={i}>
-              <input type="checkbox" checked={Boolean((p.value as boolean[] | undefined)?.[i])} onChange={(e) => p.set(Object.assign([...((p.value as boolean[]) ?? [])], { [i]: e.target.checked }))} /> {g}
+              <input type="checkbox" checked={Boolean((p.value as boolean[] | undefined)?.[i])} onChange={(e) => p.set(Object.assign([...((p.value as boolean[]) ?? [])], { [i]: e.target.checked }))} /> {choiceLabel(g)}
             </label>
           ))}
         </div>
@@ -122,7 +122,7 @@ function Input(p: { field: Field; value: unknown; set: (v: unknown) => void; fil
           <option value="">—</option>
           {(f.options ?? []).map((o, i) => (
             <option key={i} value={i}>
-              {o}
+              {choiceLabel(o)}
             </option>
           ))}
         </select>
@@ -132,7 +132,7 @@ function Input(p: { field: Field; value: unknown; set: (v: unknown) => void; fil
         <div>
           {(f.options ?? []).map((o, i) => (
             <label className="check" key={i}>
-              <input type="radio" name={id} checked={p.value === i} onChange={() => p.set(i)} /> {o}
+              <input type="radio" name={id} checked={p.value === i} onChange={() => p.set(i)} /> {choiceLabel(o)}
             </label>
           ))}
         </div>

@@ -8,13 +8,21 @@ export interface Field {
   description?: string;
   required?: boolean;
   type: string;
-  group?: string[];
-  options?: string[];
+  /** Choices as the API answers them (`[{label}]`); a bare string is an older feed cached on the phone. */
+  group?: Choice[];
+  options?: Choice[];
   max_stars?: number;
   max_files?: number;
   max_file_size?: number;
   allowed_extensions?: string[] | null;
 }
+export type Choice = { label: string } | string;
+
+/** The text of a choice of a checkbox group, dropdown or radio group. */
+export function choiceLabel(c: Choice): string {
+  return typeof c === 'string' ? c : c.label;
+}
+
 export interface Task {
   id: number;
   label: string;
