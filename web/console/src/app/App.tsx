@@ -63,7 +63,7 @@ function SignedIn({ stored, onEnded }: { stored: StoredSession; onEnded: (why: s
         const { list } = await api.call<{ list: Tracker[] }>('tracker/list');
         if (cancelled) return;
         setTrackers(list);
-        const l = new LiveStates(api, list, { ...LIVE, timeZone: info.user_info.time_zone || 'UTC' });
+        const l = new LiveStates(api, list, LIVE);
         const offMode = l.onMode(setMode);
         l.start();
         setLive(l);

@@ -8,7 +8,7 @@
 import type { Api } from '../api/client.ts';
 import { ApiError } from '../api/client.ts';
 import type { SourceState, Tracker } from '../api/types.ts';
-import { nowIn, wallMs } from '../util/time.ts';
+import { wallMs } from '../util/time.ts';
 
 export type LiveMode = 'connecting' | 'socket' | 'polling';
 
@@ -16,7 +16,6 @@ export interface LiveOptions {
   /** The socket's `rate_limit`: at most one state per tracker per this period. */
   rateLimitSeconds: number;
   pollSeconds: number;
-  timeZone: string;
   /** The socket's address; tests and other hosts may change it. */
   socketUrl?: string;
 }
@@ -35,7 +34,6 @@ export class LiveStates {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryMs = 2000;
   private stopped = false;
-  private hasGetStates = true;
 
   constructor(
     private readonly api: Api,
@@ -178,18 +176,13 @@ export class LiveStates {
     if (this.stopped || this.mode === 'socket') return;
     if (this.mode === 'connecting' && this.socket === null) this.setMode('polling');
     try {
-      if (this.hasGetStates) await this.pollStates();
-      else await this.pollPoints();
+      await this.pollStates();
     } catch (e) {
-      if (e instanceof ApiError && e.code === 3) {
-        this.hasGetStates = false;
-        await this.pollPoints().catch(() => {});
-      }
+      // A failed poll (network, server restarting) is tried again at the next period.
+      if (!(e instanceof ApiError)) console.warn('tracker/get_states failed', e);
     }
     // The socket may have taken over while this poll ran.
-    // A call per tracker (no get_states) is spaced out for large fleets: at most ~50 calls a second.
-    const seconds = this.hasGetStates ? this.opts.pollSeconds : Math.max(this.opts.pollSeconds, this.trackers.length / 50);
-    if (!this.stopped && (this.mode as LiveMode) !== 'socket') this.pollTimer = setTimeout(() => void this.poll(), seconds * 1000);
+    if (!this.stopped && (this.mode as LiveMode) !== 'socket') this.pollTimer = setTimeout(() => void this.poll(), this.opts.pollSeconds * 1000);
   }
 
   private async pollStates() {
@@ -201,34 +194,4 @@ export class LiveStates {
     }
   }
 
-  /**
-   * Without get_states: each tracker's last point, a few calls at a time. The connection state is
-   * then estimated from the point's age (docs/console.md).
-   */
-  private async pollPoints() {
-    const now = wallMs(nowIn(this.opts.timeZone));
-    const list = this.trackers.filter((t) => !t.source.blocked);
-    const out: SourceState[] = [];
-    for (let i = 0; i < list.length; i += 8) {
-      await Promise.all(
-        list.slice(i, i + 8).map(async (t) => {
-          try {
-            const r = await this.api.call<{ value: { lat: number; lng: number; heading: number; speed: number; alt: number; get_time: string } }>('tracker/get_last_gps_point', { tracker_id: t.id });
-            const v = r.value;
-            const age = (now - wallMs(v.get_time)) / 1000;
-            out.push({
-              source_id: t.source.id,
-              gps: { updated: v.get_time, location: { lat: v.lat, lng: v.lng }, heading: v.heading, speed: v.speed, alt: v.alt },
-              connection_status: age < 120 ? 'active' : age < 3600 ? 'idle' : 'offline',
-              movement_status: v.speed > 3 ? 'moving' : 'parked',
-              last_update: v.get_time,
-            });
-          } catch (e) {
-            if (!(e instanceof ApiError)) throw e;
-          }
-        }),
-      );
-    }
-    this.take(out, 'poll');
-  }
 }
