@@ -2,39 +2,19 @@
  * The gateway over real TCP sockets with real Teltonika packets (issue 3): identification,
  * ACK after commit, unknown and blocked devices, malformed frames, trackers added while running.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fsm } from '../helpers/cli.ts';
+import { connect as connectDevice, imeiPacket, TELTONIKA_DATA as DATA, until } from '../helpers/device-socket.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-/** A real two-record Codec 8 Extended packet from the captures (fix times 2025-06-16). */
-const DATA = Buffer.from(
-  '000000000000010e8e020000019769de9f9800015299f718b278040018007708000000000013000b00ef0100f00000150500c80000450100010100b30000020000030000b401017c00000500b5001a00b6000c004238d40043000000440000000200f10000539b00100000efc70001004e000000000000000000000000019769de5d3b00015299f718b27804001800770800002c350001000000000000000000012c3500700124050f4e65766572615f33000000000000000f067cd9f4110c4006020c8f0701340e020c1c24050f4e65766572615f31000000000000000f067cd9f411334606020c380701340e020c2624050f4e65766572615f32000000000000000f067cd9f411464706020c240701360e020c26020000a8b0',
-  'hex',
-);
-const imeiPacket = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei)]);
-
-/** A TCP client that collects what the server sends and tells when the server closed. */
+/** The shared device client, with the sends and waits these tests use (5 s each). */
 async function connect(port: number) {
-  const socket = net.connect(port, '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  let received = Buffer.alloc(0);
-  let closed = false;
-  socket.on('data', (d) => (received = Buffer.concat([received, d])));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
-  const until = async (cond: () => boolean, ms = 5000) => {
-    const end = Date.now() + ms;
-    while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    return cond();
-  };
+  const c = await connectDevice(port);
   return {
-    socket,
-    send: (b: Buffer) => socket.write(b),
-    received: () => received,
-    closed: () => closed,
-    waitBytes: (n: number) => until(() => received.length >= n),
-    waitClosed: () => until(() => closed),
+    ...c,
+    send: (b: Buffer) => c.socket.write(b),
+    waitBytes: (n: number) => until(() => c.received().length >= n, 5000),
+    waitClosed: () => until(() => c.closed(), 5000),
   };
 }
 
