@@ -183,8 +183,9 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
     }
     if (!result) throw new DomainError(233, {}, `No data file: send the file as the multipart part "${FILE_FIELD_NAME}", after the token`);
   } catch (e) {
-    // Refused before the whole body came (a wrong token, a malformed body): the rest is never read.
-    if (!body.complete) reply.header('connection', 'close');
+    // Refused before the whole body came (a wrong token, a malformed body): the rest is read and
+    // thrown away after the answer, within bounds; else the answer closes the connection.
+    if (!body.discardRest()) reply.header('connection', 'close');
     return fail(reply, body.error(e), request);
   } finally {
     socket.setTimeout(0);

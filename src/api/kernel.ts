@@ -171,8 +171,9 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
   } catch (e) {
     const err = e instanceof DomainError ? e : internal(request, e);
     noteAnswerCode(request, err.code);
-    // Refused before the whole body came: the connection closes after the answer, so the rest is never read.
-    if (multipart && !multipart.complete) reply.header('connection', 'close');
+    // Refused before the whole body came (a wrong token, a malformed body): the rest is read and
+    // thrown away after the answer, within bounds; else the answer closes the connection.
+    if (multipart && !multipart.discardRest()) reply.header('connection', 'close');
     if (multipart && !redirectTarget) {
       // A failure while the body was read still goes to a redirect_target given before it (as a field or in the query).
       const given = mergeParams(request.query, request.body).redirect_target;

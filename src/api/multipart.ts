@@ -13,6 +13,10 @@ import { bodyTooLarge } from './errors.ts';
 export const MULTIPART_FIELDS = 16;
 /** Bytes of one such field. */
 export const MULTIPART_FIELD_BYTES = 16 * 1024;
+/** What is read and thrown away of a refused body before its answer, so the client sees the answer. */
+export const DISCARD_BYTES = 4 * 1024 * 1024;
+/** How long that may take before the connection is closed instead. */
+export const DISCARD_MS = 3000;
 
 const malformed = (error: string) => invalidParams([{ parameter: '(body)', error }]);
 
@@ -79,6 +83,40 @@ export class MultipartBody {
   /** Whether the whole body has been read (else the answer closes the connection: the rest is never read). */
   get complete(): boolean {
     return this.request.raw.complete;
+  }
+
+  /**
+   * Reads and throws away, after the answer, what is left of a body refused part-way (a wrong token,
+   * a part too large), so the connection stays usable: a client still sending when the connection
+   * closes sees a broken pipe instead of our answer (fetch in Node 24 does). At most `DISCARD_BYTES`
+   * within `DISCARD_MS`, else the connection is cut. False when the rest is not worth reading (a
+   * declared length over that, a connection already gone): the answer then closes the connection.
+   */
+  discardRest(maxBytes = DISCARD_BYTES, maxMs = DISCARD_MS): boolean {
+    const raw = this.request.raw;
+    if (raw.complete) return true;
+    const declared = Number(raw.headers['content-length']);
+    if (raw.destroyed || raw.readableEnded || !(declared <= maxBytes)) return false;
+    let seen = 0;
+    const cut = () => {
+      stop();
+      raw.socket.end(); // the answer, already written, still goes out
+      setTimeout(() => raw.socket.destroy(), 1000).unref();
+    };
+    const stop = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', stop).off('close', stop).off('error', stop);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) cut();
+    };
+    const timer = setTimeout(cut, maxMs);
+    timer.unref();
+    raw.unpipe(); // the parser stops; what follows is only counted
+    raw.on('data', onData).on('end', stop).on('close', stop).on('error', stop);
+    raw.resume();
+    return true;
   }
 
   private tag(e: unknown): unknown {

@@ -36,12 +36,14 @@ const end = `\r\n--${B}--\r\n`;
  * nothing more. Answers the server's whole answer (it must come and the connection close without the
  * rest of the body) and whether the server closed the connection.
  */
-async function partialRequest(path: string, length: number, sent: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; headers: string; body: any; closed: boolean }> {
+async function partialRequest(path: string, length: number, sent: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; headers: string; body: any; closed: boolean; answeredMs: number; closedMs: number }> {
   const socket = net.connect(Number(new URL(s.url).port), '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
+  const t0 = Date.now();
   let got = '';
   let closed = false;
-  socket.on('data', (d) => (got += d));
+  let answeredMs = -1;
+  socket.on('data', (d) => ((got += d), answeredMs < 0 && (answeredMs = Date.now() - t0)));
   socket.on('error', () => undefined);
   const done = new Promise<void>((r) => socket.once('close', () => ((closed = true), r())));
   const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
@@ -49,9 +51,10 @@ async function partialRequest(path: string, length: number, sent: Buffer | strin
   socket.write(sent);
   const timer = setTimeout(() => socket.destroy(), 5000);
   await done;
+  const closedMs = Date.now() - t0;
   clearTimeout(timer);
   const [head, body] = [got.slice(0, got.indexOf('\r\n\r\n')), got.slice(got.indexOf('\r\n\r\n') + 4)];
-  return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), headers: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, closed };
+  return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), headers: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, closed, answeredMs, closedMs };
 }
 
 async function upload(path: string, body: string | Buffer, contentType = `multipart/form-data; boundary=${B}`) {
@@ -64,14 +67,44 @@ const tooLarge = { success: false, status: { code: 7, description: `Request body
 const FIFTY_MB = 50 * 1024 * 1024;
 
 describe('uploads are authorised before their body is read', () => {
-  it('no session anywhere: 4 as soon as the file part begins; 8 KB of a declared 64 KB were sent, the connection is closed', async () => {
+  it('no session anywhere: 4 as soon as the file part begins; 8 KB of a declared 64 KB were sent, the connection is cut when the rest does not come', async () => {
     const before = traces();
     const sent = field('entity_type', 'tracker') + field('entity_id', String(tracker)) + fileHead() + 'x'.repeat(8 * 1024);
     const r = await partialRequest('/v2/fsm/avatar/upload', LIMIT, sent);
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ success: false, status: { code: 4, description: 'Session hash is missing: pass hash or an Authorization: NVX <hash> header' } });
-    expect(r.headers).toContain('connection: close');
+    // Answered at once; the server waits DISCARD_MS (3 s) for the rest, then closes (the client would at 5 s).
+    expect(r.answeredMs).toBeLessThan(1500);
     expect(r.closed).toBe(true);
+    expect(r.closedMs).toBeGreaterThanOrEqual(2900);
+    expect(r.closedMs).toBeLessThan(4900);
+    expect(traces()).toEqual(before);
+  });
+
+  it('a refused body sent whole: the answer, and the connection serves the next request (no broken pipe for the client)', async () => {
+    const before = traces();
+    const img = await jpeg(64, 64);
+    const body = Buffer.concat([Buffer.from(field('entity_type', 'tracker') + field('entity_id', String(tracker)) + fileHead()), img, Buffer.from(end)]);
+    const socket = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+    try {
+      await new Promise((r) => socket.once('connect', r));
+      let got = '';
+      socket.on('data', (d) => (got += d));
+      const answers = (n: number) => new Promise<void>((r) => {
+        const check = () => ((got.match(/HTTP\/1\.1 /g)?.length ?? 0) >= n && /\}$/.test(got) ? r() : setTimeout(check, 10));
+        check();
+      });
+      socket.write(Buffer.concat([Buffer.from(`POST /v2/fsm/avatar/upload HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: multipart/form-data; boundary=${B}\r\ncontent-length: ${body.length}\r\n\r\n`), body]));
+      await answers(1);
+      expect(got).toMatch(/^HTTP\/1\.1 403 /);
+      expect(got.toLowerCase()).not.toContain('connection: close');
+      const ping = JSON.stringify({ hash: ann.hash });
+      socket.write(`POST /v2/fsm/tracker/list HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${ping.length}\r\n\r\n${ping}`);
+      await answers(2);
+      expect(got.slice(got.lastIndexOf('HTTP/1.1 '))).toMatch(/^HTTP\/1\.1 200 [^]*"success":true/);
+    } finally {
+      socket.destroy();
+    }
     expect(traces()).toEqual(before);
   });
 
