@@ -37,6 +37,8 @@ import { RetentionStore } from './retention.ts';
 import { CompactionStore } from './compaction.ts';
 import { EventStore } from './events.ts';
 import { UploadStore } from './uploads.ts';
+import type { DataStore } from './contract.ts';
+import { sqliteDataStore } from './sqlite-async.ts';
 
 export interface Store {
   users: UserStore;
@@ -97,6 +99,11 @@ export interface Store {
    */
   backup(file: string, onProgress?: (copied: number, total: number) => void): Promise<void>;
   close(): void;
+  /**
+   * The asynchronous contract over this store (src/store/contract.ts, docs/store.md): what code
+   * outside the store moves to, area by area, so that another engine can take the store's place.
+   */
+  data: DataStore;
 }
 
 /** Pages copied per backup step: small steps keep the progress moving on large files. */
@@ -139,7 +146,7 @@ async function backupDatabase(db: DB, file: string, onProgress?: (copied: number
 
 export function openStore(file: string): Store {
   const db = openDatabase(file);
-  return {
+  const store: Omit<Store, 'data'> & { data?: DataStore } = {
     users: new UserStore(db),
     sessions: new SessionStore(db),
     tariffs: new TariffStore(db),
@@ -184,4 +191,6 @@ export function openStore(file: string): Store {
     backup: (file, onProgress) => backupDatabase(db, file, onProgress),
     close: () => db.close(),
   };
+  store.data = sqliteDataStore(store as Store, db);
+  return store as Store;
 }
