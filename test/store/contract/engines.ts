@@ -5,11 +5,15 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
 import { openStore } from '../../../src/store/index.ts';
-import type { DataStore } from '../../../src/store/contract.ts';
+import type { AreaName, DataStore } from '../../../src/store/contract.ts';
+import { openPostgresStore, PG_AREAS } from '../../../src/store/pg/index.ts';
 
 export interface Engine {
   name: string;
+  /** The areas the engine has (the PostgreSQL engine is built area by area). */
+  has(area: AreaName): boolean;
   /** A new, empty store (migrated) and how to throw it away. */
   open(): Promise<{ data: DataStore; dispose(): Promise<void> }>;
 }
@@ -28,6 +32,7 @@ function sqliteTemplate(): string {
 
 const sqlite: Engine = {
   name: 'sqlite',
+  has: () => true,
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'fsm-contract-'));
     copyFileSync(sqliteTemplate(), join(dir, 'fsm.db'));
@@ -42,6 +47,48 @@ const sqlite: Engine = {
   },
 };
 
-export function engines(): Engine[] {
-  return [sqlite];
+/**
+ * PostgreSQL, when FSM_TEST_DATABASE_URL names a server the tests may create databases on (.ci/run
+ * starts a scratch cluster: scripts/pg-scratch.sh). One migrated template database per test file;
+ * each test gets its own copy (CREATE DATABASE ... TEMPLATE), dropped after it.
+ */
+function postgresEngine(url: string): Engine {
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  const prefix = `fsm_contract_${process.pid}_${Date.now().toString(36)}`;
+  let template: Promise<string> | undefined;
+  let n = 0;
+  const dbUrl = (name: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+  const makeTemplate = async () => {
+    const name = `${prefix}_template`;
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const { data } = await openPostgresStore(dbUrl(name), { max: 1 });
+    await data.close();
+    process.once('beforeExit', () => void admin.unsafe(`DROP DATABASE IF EXISTS ${name}`).then(() => admin.end()));
+    return name;
+  };
+  return {
+    name: 'postgres',
+    has: (area) => (PG_AREAS as readonly string[]).includes(area),
+    async open() {
+      template ??= makeTemplate();
+      const name = `${prefix}_${++n}`;
+      await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${await template}`);
+      const { data } = await openPostgresStore(dbUrl(name), { max: 4 });
+      return {
+        data: data as unknown as DataStore,
+        async dispose() {
+          await data.close();
+          await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        },
+      };
+    },
+  };
+}
+
+const url = process.env.FSM_TEST_DATABASE_URL;
+const all: Engine[] = url ? [sqlite, postgresEngine(url)] : [sqlite];
+
+/** The engines to run a contract test on: those that have every area it uses. */
+export function engines(...areas: AreaName[]): Engine[] {
+  return all.filter((e) => areas.every((a) => e.has(a)));
 }
