@@ -131,6 +131,7 @@ export { protocol as nyitech } from './nyitech.ts';
 export { protocol as obddongle } from './obddongle.ts';
 export { protocol as oigo } from './oigo.ts';
 export { protocol as oko } from './oko.ts';
+export { protocol as omnicomm } from './omnicomm.ts';
 export { protocol as opengts } from './opengts.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as outsafe } from './outsafe.ts';
