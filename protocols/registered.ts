@@ -133,6 +133,7 @@ export { protocol as oigo } from './oigo.ts';
 export { protocol as oko } from './oko.ts';
 export { protocol as omnicomm } from './omnicomm.ts';
 export { protocol as opengts } from './opengts.ts';
+export { protocol as orion } from './orion.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as outsafe } from './outsafe.ts';
 export { protocol as owntracks } from './owntracks.ts';
