@@ -137,6 +137,7 @@ export { protocol as orion } from './orion.ts';
 export { protocol as osmand } from './osmand.ts';
 export { protocol as outsafe } from './outsafe.ts';
 export { protocol as owntracks } from './owntracks.ts';
+export { protocol as pacifictrack } from './pacifictrack.ts';
 export { protocol as pathaway } from './pathaway.ts';
 export { protocol as piligrim } from './piligrim.ts';
 export { protocol as plugin } from './plugin.ts';
