@@ -174,6 +174,7 @@ export { protocol as sanul } from './sanul.ts';
 export { protocol as satsol } from './satsol.ts';
 export { protocol as sigfox } from './sigfox.ts';
 export { protocol as siwi } from './siwi.ts';
+export { protocol as skypatrol } from './skypatrol.ts';
 export { protocol as smartcar } from './smartcar.ts';
 export { protocol as smartsole } from './smartsole.ts';
 export { protocol as smokey } from './smokey.ts';
