@@ -178,6 +178,7 @@ export { protocol as skypatrol } from './skypatrol.ts';
 export { protocol as smartcar } from './smartcar.ts';
 export { protocol as smartsole } from './smartsole.ts';
 export { protocol as smokey } from './smokey.ts';
+export { protocol as snapper } from './snapper.ts';
 export { protocol as solarpowered } from './solarpowered.ts';
 export { protocol as spot } from './spot.ts';
 export { protocol as starcom } from './starcom.ts';
