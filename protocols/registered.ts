@@ -204,6 +204,7 @@ export { protocol as teltonika } from './teltonika/index.ts';
 export { protocol as teratrack } from './teratrack.ts';
 export { protocol as thinkpower } from './thinkpower.ts';
 export { protocol as thinkrace } from './thinkrace.ts';
+export { protocol as thuraya } from './thuraya.ts';
 export { protocol as tk102 } from './tk102.ts';
 export { protocol as tk103 } from './tk103.ts';
 export { protocol as tlt2h } from './tlt2h.ts';
