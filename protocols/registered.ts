@@ -218,6 +218,7 @@ export { protocol as tr900 } from './tr900.ts';
 export { protocol as trackbox } from './trackbox.ts';
 export { protocol as trakmate } from './trakmate.ts';
 export { protocol as tramigo } from './tramigo.ts';
+export { protocol as transync } from './transync.ts';
 export { protocol as trv } from './trv.ts';
 export { protocol as tt8850 } from './tt8850.ts';
 export { protocol as tytan } from './tytan.ts';
