@@ -221,6 +221,7 @@ export { protocol as tramigo } from './tramigo.ts';
 export { protocol as transync } from './transync.ts';
 export { protocol as trv } from './trv.ts';
 export { protocol as tt8850 } from './tt8850.ts';
+export { protocol as ttnhttp } from './ttnhttp.ts';
 export { protocol as tytan } from './tytan.ts';
 export { protocol as tzone } from './tzone.ts';
 export { protocol as ulbotech } from './ulbotech.ts';
