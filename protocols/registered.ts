@@ -231,6 +231,7 @@ export { protocol as v680 } from './v680.ts';
 export { protocol as valtrack } from './valtrack.ts';
 export { protocol as visiontek } from './visiontek.ts';
 export { protocol as vlt } from './vlt.ts';
+export { protocol as vnet } from './vnet.ts';
 export { protocol as vt200 } from './vt200.ts';
 export { protocol as vtfms } from './vtfms.ts';
 export { protocol as watch } from './watch.ts';
