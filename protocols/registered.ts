@@ -236,6 +236,7 @@ export { protocol as vt200 } from './vt200.ts';
 export { protocol as vtfms } from './vtfms.ts';
 export { protocol as watch } from './watch.ts';
 export { protocol as wialon } from './wialon.ts';
+export { protocol as wli } from './wli.ts';
 export { protocol as wondex } from './wondex.ts';
 export { protocol as wristband } from './wristband.ts';
 export { protocol as xexun } from './xexun.ts';
