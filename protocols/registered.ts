@@ -245,4 +245,5 @@ export { protocol as xexun3 } from './xexun3.ts';
 export { protocol as xirgo } from './xirgo.ts';
 export { protocol as xrb28 } from './xrb28.ts';
 export { protocol as xt013 } from './xt013.ts';
+export { protocol as xt2400 } from './xt2400.ts';
 export { protocol as ywt } from './ywt.ts';
