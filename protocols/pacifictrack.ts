@@ -9,7 +9,7 @@
  */
 import { Attr, indexed } from './attributes.ts';
 import { Reader } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { utc } from './text.ts';
 import { DecodeError, type AttrValue, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
@@ -100,10 +100,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
     }
     r.pos = end;
   }
-  const session = ctx.session as { last?: LastFix };
-  if (rec.lat !== undefined) rememberFix(session, rec);
-  else withLastFix(rec, session);
-  rec.time ??= ctx.now;
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { deviceId, records: [rec] };
 }
 

@@ -7,7 +7,7 @@
  */
 import { Alarm, Attr } from './attributes.ts';
 import { jsonObjectBody, numberMember } from './json-body.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { utc } from './text.ts';
 import { DecodeError, type AttrValue, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
@@ -53,7 +53,6 @@ function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
   const updated = dateTime(j.UpdateDate);
   const rec: DeviceRecord = { time: updated, attributes: a };
   const [lat, lng] = [numberMember(j, 'Latitude'), numberMember(j, 'Longitude')];
-  const session = ctx.session as { last?: LastFix };
   if (lat !== undefined && lng !== undefined) {
     if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new DecodeError('ramac: coordinates out of range');
     Object.assign(rec, { time: dateTime(j.LocationDateTime) ?? updated ?? ctx.now, valid: true, lat, lng });
@@ -61,9 +60,8 @@ function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
     const course = numberMember(j, 'COG');
     if (speed !== undefined && speed >= 0) rec.speed = speed;
     if (course !== undefined && course >= 0) rec.course = course % 360;
-    rememberFix(session, rec);
-  } else withLastFix(rec, session);
-  rec.time ??= ctx.now;
+  }
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { deviceId, records: [rec], status: 200, body: ANSWER };
 }
 

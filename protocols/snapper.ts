@@ -13,7 +13,7 @@
  */
 import { Attr } from './attributes.ts';
 import { Reader, knotsToKmh } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { latin1, utc } from './text.ts';
 import { DecodeError, FrameError, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
 
@@ -135,10 +135,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
     }
   } else if (type === MSG_EVENTS || type === MSG_TECH_INFO || type === MSG_GPS) part(type, body, body.remaining, rec);
   else return { deviceId, reply };
-  const session = ctx.session as { last?: LastFix };
-  if (rec.lat !== undefined) rememberFix(session, rec);
-  else withLastFix(rec, session);
-  rec.time ??= ctx.now;
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { deviceId, records: [rec], reply };
 }
 

@@ -12,7 +12,7 @@
 import { Alarm, Attr } from './attributes.ts';
 import { Reader, crc16CcittFalse } from './binary.ts';
 import { lengthFieldFramer } from './framers.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 4096;
@@ -65,9 +65,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   r.skip(1); // count
   const rec: DeviceRecord = { time: r.u32() * 1000, attributes: {} };
   while (r.remaining > 0 && value(r.u8(), r, rec));
-  const session = ctx.session as { last?: LastFix };
-  if (rec.lat !== undefined) rememberFix(session, rec);
-  else withLastFix(rec, session);
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { records: [rec], reply: answer(0x06, index) };
 }
 

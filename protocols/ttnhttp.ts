@@ -11,7 +11,7 @@
  */
 import { indexed } from './attributes.ts';
 import { isoTime, jsonObjectBody, member, numberMember, type JsonObject } from './json-body.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { knotsToKmh } from './binary.ts';
 import { wifiAttribute } from './text.ts';
 import { DecodeError, type AttrValue, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
@@ -93,17 +93,11 @@ function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
         other(a, key, v);
     }
   }
-  const session = ctx.session as { last?: LastFix };
   if (rec.lat !== undefined && rec.lng !== undefined) {
     if (Math.abs(rec.lat) > 90 || Math.abs(rec.lng) > 180) throw new DecodeError('ttnhttp: coordinates out of range');
     rec.valid = true;
-    rememberFix(session, rec);
-  } else {
-    delete rec.lat;
-    delete rec.lng;
-    withLastFix(rec, session);
   }
-  rec.time ??= ctx.now;
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   if (a.wifi === '') delete a.wifi;
   return { deviceId, records: [rec], status: 200 };
 }

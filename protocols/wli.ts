@@ -13,7 +13,7 @@
  */
 import { Attr } from './attributes.ts';
 import { Reader } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { bracketedFramer, utc } from './text.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
 
@@ -85,14 +85,11 @@ function report(frame: Buffer, ctx: DecodeContext): DecodeResult {
   if (cell.length >= 4 && cell.slice(0, 4).every((v) => Number.isInteger(v))) {
     rec.cells = [{ mcc: cell[0], mnc: cell[1], lac: cell[2], cid: cell[3], ...(Number.isInteger(cell[4]) ? { rssi: cell[4] } : {}) }];
   }
-  const session = ctx.session as { last?: LastFix };
-  if (rec.lat !== undefined && type !== 0xe4) rememberFix(session, rec);
-  else {
+  if (rec.lat === undefined || type === 0xe4) {
     for (const k of ['lat', 'lng', 'altitude', 'speed', 'course', 'valid'] as const) delete rec[k];
     rec.time = deviceTime;
-    withLastFix(rec, session);
   }
-  rec.time ??= deviceTime ?? ctx.now;
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { records: [rec] };
 }
 

@@ -11,7 +11,7 @@
  */
 import { Attr } from './attributes.ts';
 import { Reader } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { fixOrLast, type LastFix } from './last-fix.ts';
 import { DecodeError, type AttrValue, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 1024;
@@ -91,16 +91,9 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   let deviceId: string | undefined;
   for (const t of layout) deviceId = tag(t, r, rec, rec.attributes) ?? deviceId;
   if ((rec.lat !== undefined && Math.abs(rec.lat) > 90) || (rec.lng !== undefined && Math.abs(rec.lng) > 180)) throw new DecodeError('xt2400: coordinates out of range');
-  const session = ctx.session as { last?: LastFix };
-  if (rec.lat && rec.lng) {
-    rec.valid = true;
-    rememberFix(session, rec);
-  } else {
-    delete rec.lat;
-    delete rec.lng;
-    withLastFix(rec, session);
-  }
-  rec.time ??= ctx.now;
+  if (rec.lat && rec.lng) rec.valid = true;
+  else delete rec.lat; // 0,0: no fix
+  fixOrLast(ctx.session as { last?: LastFix }, rec, ctx.now);
   return { deviceId, records: [rec] };
 }
 
