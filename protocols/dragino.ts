@@ -5,17 +5,10 @@
  * `uplink_message.received_at`. A 0,0 position (no fix) is kept as not valid. Answer: HTTP 200; 400 without identity.
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
-import { jsonObjectBody, member, numberMember } from './json-body.ts';
+import { isoTime, jsonObjectBody, member, numberMember } from './json-body.ts';
 import { DecodeError, type DecodeContext, type DeviceRecord, type HttpDecodeResult, type HttpRequest, type Protocol } from './types.ts';
 
 const MAX_BODY = 256 * 1024;
-
-/** ISO-8601 with up to nanoseconds (the network server's form), to ms. */
-function isoTime(v: unknown): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  const t = Date.parse(v.replace(/(\.\d{3})\d+/, '$1'));
-  return Number.isFinite(t) ? t : undefined;
-}
 
 function decodeHttp(req: HttpRequest, ctx: DecodeContext): HttpDecodeResult {
   const j = jsonObjectBody(req.body, MAX_BODY, 'dragino');

@@ -24,3 +24,10 @@ export const member = (o: JsonObject | undefined, key: string): JsonObject => {
 
 /** A member that is a finite number, or undefined. */
 export const numberMember = (o: JsonObject, key: string): number | undefined => (typeof o[key] === 'number' && Number.isFinite(o[key]) ? (o[key] as number) : undefined);
+
+/** ISO-8601 with up to nanoseconds (a LoRaWAN network server's form), to ms; undefined for anything else. */
+export function isoTime(v: unknown): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v.replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isFinite(t) ? t : undefined;
+}

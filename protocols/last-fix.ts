@@ -27,3 +27,18 @@ export function withLastFix(rec: DeviceRecord, holder: { last?: LastFix }): Devi
   rec.time ??= last?.time;
   return rec;
 }
+
+/**
+ * A record with a location of its own is remembered; one without (`lat`/`lng` absent) takes the last
+ * known fix, not valid. Either way a record without a time takes `now`.
+ */
+export function fixOrLast(holder: { last?: LastFix }, rec: DeviceRecord, now: number): DeviceRecord {
+  if (rec.lat !== undefined && rec.lng !== undefined) rememberFix(holder, rec);
+  else {
+    delete rec.lat;
+    delete rec.lng;
+    withLastFix(rec, holder);
+  }
+  rec.time ??= now;
+  return rec;
+}

@@ -112,6 +112,7 @@ export const PROTOCOL_RULES: Record<string, ProtocolRule> = {
   // Analog inputs in device ADC units (EGTS leaves the unit to the terminal; Meitrack text reports raw hex counts).
   egts: { sensors: { 'adc#': { units: U.raw } } },
   meiligao: { sensors: { 'adc#': { units: U.raw } } },
+  pricol: { sensors: { 'adc#': { units: U.raw } } },
   wialon: { sensors: freeFormPower },
   osmand: { sensors: freeFormPower },
 };
