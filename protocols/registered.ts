@@ -6,6 +6,7 @@
 export { protocol as adm } from './adm.ts';
 export { protocol as ais } from './ais.ts';
 export { protocol as alematics } from './alematics.ts';
+export { protocol as anytrek } from './anytrek.ts';
 export { protocol as aplicom } from './aplicom/index.ts';
 export { protocol as appello } from './appello.ts';
 export { protocol as aquila } from './aquila.ts';
