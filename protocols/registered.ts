@@ -13,6 +13,7 @@ export { protocol as aquila } from './aquila.ts';
 export { protocol as ardi01 } from './ardi01.ts';
 export { protocol as arknav } from './arknav.ts';
 export { protocol as arknavx8 } from './arknavx8.ts';
+export { protocol as armoli } from './armoli.ts';
 export { protocol as arnavi } from './arnavi.ts';
 export { protocol as at2000 } from './at2000.ts';
 export { protocol as atrack } from './atrack/index.ts';
