@@ -15,6 +15,7 @@ export { protocol as arknav } from './arknav.ts';
 export { protocol as arknavx8 } from './arknavx8.ts';
 export { protocol as armoli } from './armoli.ts';
 export { protocol as arnavi } from './arnavi.ts';
+export { protocol as astra } from './astra.ts';
 export { protocol as at2000 } from './at2000.ts';
 export { protocol as atrack } from './atrack/index.ts';
 export { protocol as auro } from './auro.ts';
