@@ -31,6 +31,7 @@ export { protocol as blackkite } from './blackkite.ts';
 export { protocol as blue } from './blue.ts';
 export { protocol as box } from './box.ts';
 export { protocol as bstpl } from './bstpl.ts';
+export { protocol as bws } from './bws.ts';
 export { protocol as c2stek } from './c2stek.ts';
 export { protocol as calamp } from './calamp.ts';
 export { protocol as carscop } from './carscop.ts';
