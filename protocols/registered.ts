@@ -47,6 +47,7 @@ export { protocol as dingtek } from './dingtek.ts';
 export { protocol as disha } from './disha.ts';
 export { protocol as dmt } from './dmt.ts';
 export { protocol as dmthttp } from './dmthttp.ts';
+export { protocol as dolphin } from './dolphin.ts';
 export { protocol as dragino } from './dragino.ts';
 export { protocol as dsf22 } from './dsf22.ts';
 export { protocol as dualcam } from './dualcam.ts';
