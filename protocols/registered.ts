@@ -62,6 +62,7 @@ export { protocol as eseal } from './eseal.ts';
 export { protocol as esky } from './esky.ts';
 export { protocol as extremtrac } from './extremtrac.ts';
 export { protocol as fifotrack } from './fifotrack.ts';
+export { protocol as fleetguide } from './fleetguide.ts';
 export { protocol as flespi } from './flespi.ts';
 export { protocol as flexapi } from './flexapi.ts';
 export { protocol as flexiblereport } from './flexiblereport.ts';
