@@ -65,6 +65,7 @@ export { protocol as fifotrack } from './fifotrack.ts';
 export { protocol as fleetguide } from './fleetguide.ts';
 export { protocol as flespi } from './flespi.ts';
 export { protocol as flexapi } from './flexapi.ts';
+export { protocol as flexcomm } from './flexcomm.ts';
 export { protocol as flexiblereport } from './flexiblereport.ts';
 export { protocol as flextrack } from './flextrack.ts';
 export { protocol as fox } from './fox.ts';
