@@ -72,6 +72,7 @@ export { protocol as fox } from './fox.ts';
 export { protocol as freedom } from './freedom.ts';
 export { protocol as freematics } from './freematics.ts';
 export { protocol as futureway } from './futureway.ts';
+export { protocol as g1rus } from './g1rus.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gator } from './gator.ts';
 export { protocol as gl100 } from './gl100.ts';
