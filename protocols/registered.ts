@@ -75,6 +75,7 @@ export { protocol as futureway } from './futureway.ts';
 export { protocol as g1rus } from './g1rus.ts';
 export { protocol as galileo } from './galileo.ts';
 export { protocol as gator } from './gator.ts';
+export { protocol as genx } from './genx.ts';
 export { protocol as gl100 } from './gl100.ts';
 export { protocol as gl200 } from './gl200/index.ts';
 export { protocol as globalsat } from './globalsat.ts';
