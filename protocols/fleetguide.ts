@@ -17,7 +17,7 @@
  */
 import { Alarm, Attr, indexed } from './attributes.ts';
 import { crc16CcittFalse, Reader } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { placeRecord, type LastFix } from './last-fix.ts';
 import { DecodeError, type DecodeContext, type DecodeResult, type DeviceRecord, type Protocol } from './types.ts';
 
 const MAX_FRAME = 2048;
@@ -168,11 +168,7 @@ function decodeData(data: Buffer, now: number, session: { last?: LastFix }): Dev
   const close = () => {
     if (rec.lat !== undefined || Object.keys(rec.attributes).length) {
       rec.time ??= now;
-      if (rec.lat === undefined) {
-        withLastFix(rec, session);
-        if (rec.lat === undefined) Object.assign(rec, { lat: 0, lng: 0, valid: false });
-      } else rememberFix(session, rec);
-      records.push(rec);
+      records.push(placeRecord(rec, session));
     }
   };
   const d = new Reader(data);

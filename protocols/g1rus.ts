@@ -14,7 +14,7 @@
  */
 import { Attr } from './attributes.ts';
 import { Reader } from './binary.ts';
-import { rememberFix, withLastFix, type LastFix } from './last-fix.ts';
+import { placeRecord, type LastFix } from './last-fix.ts';
 import { DecodeError, FrameError, type DecodeContext, type DecodeResult, type DeviceRecord, type Framer, type Protocol } from './types.ts';
 
 const MAX_FRAME = 4096;
@@ -111,13 +111,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
     }
   }
   const session = ctx.session as { last?: LastFix };
-  for (const rec of records) {
-    if (rec.lat !== undefined) rememberFix(session, rec);
-    else {
-      withLastFix(rec, session);
-      if (rec.lat === undefined) Object.assign(rec, { lat: 0, lng: 0, valid: false });
-    }
-  }
+  for (const rec of records) placeRecord(rec, session);
   return records.length ? { deviceId: imei, records } : { deviceId: imei };
 }
 

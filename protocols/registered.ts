@@ -78,6 +78,7 @@ export { protocol as gator } from './gator.ts';
 export { protocol as genx } from './genx.ts';
 export { protocol as gl100 } from './gl100.ts';
 export { protocol as gl200 } from './gl200/index.ts';
+export { protocol as gl601 } from './gl601.ts';
 export { protocol as globalsat } from './globalsat.ts';
 export { protocol as globalstar } from './globalstar.ts';
 export { protocol as gnx } from './gnx.ts';
