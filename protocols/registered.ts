@@ -107,6 +107,7 @@ export { protocol as iotm } from './iotm.ts';
 export { protocol as its } from './its.ts';
 export { protocol as ivt401 } from './ivt401.ts';
 export { protocol as jido } from './jido.ts';
+export { protocol as jimiphoto } from './jimiphoto.ts';
 export { protocol as jmak } from './jmak.ts';
 export { protocol as jpkorjar } from './jpkorjar.ts';
 export { protocol as jt600 } from './jt600.ts';
