@@ -117,6 +117,7 @@ export { protocol as khd } from './khd.ts';
 export { protocol as l100 } from './l100.ts';
 export { protocol as laipac } from './laipac.ts';
 export { protocol as leafspy } from './leafspy.ts';
+export { protocol as m2c } from './m2c.ts';
 export { protocol as m2m } from './m2m.ts';
 export { protocol as maestro } from './maestro.ts';
 export { protocol as manpower } from './manpower.ts';
