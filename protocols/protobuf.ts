@@ -75,6 +75,15 @@ export class ProtoReader {
     this.need(0);
     return this.value;
   }
+  /** A sint32/sint64 (zigzag) varint. */
+  sint(): number {
+    this.need(0);
+    return this.value % 2 ? -(this.value + 1) / 2 : this.value / 2;
+  }
+  sfixed32(): number {
+    this.need(5);
+    return this.buf.readInt32LE(this.start);
+  }
   float(): number {
     this.need(5);
     return this.buf.readFloatLE(this.start);

@@ -122,6 +122,7 @@ export { protocol as m2m } from './m2m.ts';
 export { protocol as maestro } from './maestro.ts';
 export { protocol as manpower } from './manpower.ts';
 export { protocol as mavlink2 } from './mavlink2.ts';
+export { protocol as maxpb } from './maxpb.ts';
 export { protocol as megastek } from './megastek.ts';
 export { protocol as meiligao } from './meiligao.ts';
 export { protocol as meitrack } from './meitrack.ts';
