@@ -135,6 +135,7 @@ export { protocol as moovbox } from './moovbox.ts';
 export { protocol as motor } from './motor.ts';
 export { protocol as mtx } from './mtx.ts';
 export { protocol as mxt } from './mxt.ts';
+export { protocol as navigil } from './navigil.ts';
 export { protocol as navis } from './navis/index.ts';
 export { protocol as naviset } from './naviset.ts';
 export { protocol as ndtpv6 } from './ndtpv6.ts';
