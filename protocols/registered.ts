@@ -144,6 +144,7 @@ export { protocol as net } from './net.ts';
 export { protocol as niot } from './niot.ts';
 export { protocol as noran } from './noran.ts';
 export { protocol as nto } from './nto.ts';
+export { protocol as nvs } from './nvs.ts';
 export { protocol as nyitech } from './nyitech.ts';
 export { protocol as obddongle } from './obddongle.ts';
 export { protocol as oigo } from './oigo.ts';
