@@ -1,6 +1,6 @@
 /**
  * FleetGuide (UDP, little-endian): `53 | u16 options | [u32 device id] | [u8 type (low nibble) and index
- * (high nibble)] | [u16 acknowledgement] | data | u16 CRC`. Options: bits 0-10 data length, 11 device id
+ * (high nibble)] | [u16 acknowledgement] | data | u16 CRC-16/CCITT-FALSE of all but the signature` (checked). Options: bits 0-10 data length, 11 device id
  * present, 12 type byte present, 13 acknowledgement present, 14 data compressed (a marker byte, then
  * literals; the marker followed by two variable-size numbers copies `length` bytes from `offset` back,
  * the marker followed by 0 is the marker itself).
@@ -192,6 +192,7 @@ function decodeData(data: Buffer, now: number, session: { last?: LastFix }): Dev
 function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   const r = new Reader(frame);
   if (r.u8() !== SIGNATURE) throw new DecodeError('fleetguide: bad signature');
+  if (frame.length < 5 || crc16CcittFalse(frame, 1, frame.length - 2) !== frame.readUInt16LE(frame.length - 2)) throw new DecodeError('fleetguide: bad CRC');
   const options = r.u16le();
   const length = options & 0x7ff;
   const id = options & (1 << 11) ? r.u32le() : undefined;

@@ -2,7 +2,7 @@
  * Navigil binary protocol (little-endian). A message may start with the preamble F6 F5 77 24 (dropped); then
  * a 20-byte header `u8 protocol version | u8 version id | u16 sequence | u16 message id | u16 length of
  * header and data | u16 flags | u16 CRC | u32 unit id (the device identity) | u32 time` and the data.
- * Times count seconds of GPS-style time: 25 leap seconds ahead of UTC.
+ * The CRC is CRC-16/CCITT-FALSE of the data (checked). Times count seconds of GPS-style time: 25 leap seconds ahead of UTC.
  * Reports: 8 unit report, 12 TG2 report, 13 position report (lat/lon in 1/50 000 degree), 15 position
  * report 2, 17 snapshot 4, 18 tracking data; other messages carry the identity only.
  * A message whose flags bit 0 is clear is acknowledged: a header of message id 255 (the server's own
@@ -150,7 +150,7 @@ function decode(frame: Buffer, ctx: DecodeContext): DecodeResult {
   const id = r.u16le();
   r.skip(2); // length
   const flags = r.u16le();
-  r.skip(2); // CRC
+  if (r.u16le() !== crc16CcittFalse(frame, HEADER, frame.length)) throw new DecodeError('navigil: bad CRC');
   const deviceId = String(r.u32le());
   const timestamp = r.u32le();
   const rec = report(id, r, timestamp);

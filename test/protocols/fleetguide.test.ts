@@ -18,7 +18,7 @@ describe('fleetguide replies', () => {
   });
   it('acknowledges a data message with the mask of its index', () => {
     // type 3 (data, acknowledgement requested), index 0; a time record alone
-    expect(decode('5306188f8a0200030400e378351a0000').reply!.toString('hex')).toBe('5300288f8a020001006167');
+    expect(decode('5306188f8a0200030400e378351a33c6').reply!.toString('hex')).toBe('5300288f8a020001006167');
   });
   it('sends nothing back to the data types that ask for no acknowledgement', () => {
     expect(decode(NO_ACK_DATA).reply).toBeUndefined();
@@ -51,6 +51,9 @@ describe('fleetguide decoding', () => {
     ]);
     expect(records[0].attributes).toMatchObject({ temp1: -11.75, fuel1: 1469, input: 1, adc1: 1408 });
     expect(records[0].attributes.temp2).toBeUndefined(); // -32768: no sensor
+  });
+  it('refuses a message whose CRC does not match', () => {
+    expect(() => decode(SYNC.slice(0, -4) + '0000')).toThrow('bad CRC');
   });
   it('gives a point without a location the last one, not valid (0/0 before any)', () => {
     const c = ctx();

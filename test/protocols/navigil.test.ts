@@ -32,6 +32,11 @@ describe('navigil decoding', () => {
       { time: Date.UTC(2013, 1, 5, 13, 44, 17), lat: -25.9684113, lng: 32.5922488, speed: 0, valid: true, satellites: 4, attributes: { odometer: 3, index: 179 } },
     ]);
   });
+  it('refuses a message whose data does not match its CRC', () => {
+    const bad = Buffer.from(POSITION_2, 'hex');
+    bad[30] ^= 1;
+    expect(() => protocol.decode!(bad, ctx())).toThrow('bad CRC');
+  });
   it('keeps only the identity of other messages', () => {
     const r = protocol.decode!(Buffer.from(INDICATION, 'hex'), ctx());
     expect(r.deviceId).toBe('133123');
