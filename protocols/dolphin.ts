@@ -46,6 +46,10 @@ function reply(index: number): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/** `io<id>` names, made once per id: a data pack repeats the same few dozen on every point. */
+const IO_KEYS: string[] = [];
+const ioKey = (id: number): string => (id < 4096 ? (IO_KEYS[id] ??= indexed.io(id)) : indexed.io(id));
+
 function point(p: ProtoReader): DeviceRecord {
   const rec: DeviceRecord = { attributes: {} };
   let time: number | undefined;
@@ -75,7 +79,7 @@ function point(p: ProtoReader): DeviceRecord {
   rec.valid = true;
   const n = Math.min(ids.length, values.length);
   for (let i = 0; i < n; i++) {
-    rec.attributes[indexed.io(ids[i])] = values[i];
+    rec.attributes[ioKey(ids[i])] = values[i];
     const named = IO_NAMES[ids[i]];
     if (named) rec.attributes[named[0]] = named[1](values[i]);
   }

@@ -12,6 +12,9 @@ export class ProtoReader {
   wire = 0;
   /** The current field's value when it is a varint (exact up to 2^53). */
   value = 0;
+  /** The low and high 32 bits of the last varint read. */
+  private low = 0;
+  private high = 0;
   /** Where the bytes of a fixed64, length-delimited or fixed32 value lie in `buf`. */
   start = 0;
   end = 0;
@@ -21,16 +24,36 @@ export class ProtoReader {
   }
 
   private varint(): number {
-    // one byte: most keys, lengths and small values
-    if (this.at < this.limit && this.buf[this.at] < 0x80) return this.buf[this.at++];
-    let value = 0;
-    for (let shift = 0; shift < 70; shift += 7) {
-      if (this.at >= this.limit) throw new DecodeError('protobuf: truncated varint');
-      const b = this.buf[this.at++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
+    const buf = this.buf;
+    let at = this.at;
+    // up to four bytes (28 bits) with integer operations: keys, lengths and most values
+    let lo = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (at >= this.limit) throw new DecodeError('protobuf: truncated varint');
+      const b = buf[at++];
+      lo |= (b & 0x7f) << shift;
+      if (b < 0x80) {
+        this.at = at;
+        this.low = lo;
+        this.high = 0;
+        return lo;
+      }
     }
-    throw new DecodeError('protobuf: varint too long');
+    // longer: the low and high 32 bits apart, so that a negative int64 keeps its exact value
+    if (at >= this.limit) throw new DecodeError('protobuf: truncated varint');
+    let b = buf[at++];
+    lo = (lo | ((b & 0x0f) << 28)) >>> 0;
+    let hi = (b & 0x7f) >> 4;
+    for (let shift = 3; b >= 0x80; shift += 7) {
+      if (shift > 31) throw new DecodeError('protobuf: varint too long');
+      if (at >= this.limit) throw new DecodeError('protobuf: truncated varint');
+      b = buf[at++];
+      hi = (hi | ((b & 0x7f) << shift)) >>> 0;
+    }
+    this.at = at;
+    this.low = lo;
+    this.high = hi;
+    return hi * 0x100000000 + lo;
   }
 
   /** Step to the next field; false at the end of the message. Throws `DecodeError` for bytes that are not a message. */
@@ -69,7 +92,9 @@ export class ProtoReader {
   /** An int32/int64 varint, negative values (sent as 64-bit two's complement) restored. */
   int(): number {
     this.need(0);
-    return this.value >= 2 ** 63 ? this.value - 2 ** 64 : this.value;
+    if (this.high < 0x80000000) return this.value;
+    // two's complement of 64 bits: minus (2^64 - value), computed from the halves
+    return -((~this.high >>> 0) * 0x100000000 + (~this.low >>> 0) + 1);
   }
   uint(): number {
     this.need(0);
