@@ -140,6 +140,23 @@ export function crc16Modbus(buf: Uint8Array, start = 0, end = buf.length): numbe
   return crc;
 }
 
+const MAXIM_TABLE = (() => {
+  const t = new Uint8Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let b = 0; b < 8; b++) c = c & 1 ? (c >>> 1) ^ 0x8c : c >>> 1;
+    t[i] = c;
+  }
+  return t;
+})();
+
+/** CRC-8/MAXIM (Dallas 1-Wire: reflected 0x31, init 0): BWS and others. */
+export function crc8Maxim(buf: Uint8Array, start = 0, end = buf.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = MAXIM_TABLE[crc ^ buf[i]];
+  return crc;
+}
+
 /** XOR of all bytes in the range: JT808 and others. */
 export function xorSum(buf: Buffer, start = 0, end = buf.length): number {
   let x = 0;

@@ -115,3 +115,12 @@ export function jsonObject(frame: Buffer, name: string): Record<string, unknown>
   if (!root || typeof root !== 'object' || Array.isArray(root)) throw new DecodeError(`${name}: not an object`);
   return root as Record<string, unknown>;
 }
+
+/** Frames of one fixed size (FlexComm): nothing to check, every `size` bytes is a frame. */
+export function fixedLengthFramer(size: number): Framer {
+  return {
+    next(buffer) {
+      return buffer.length < size ? null : { frame: buffer.subarray(0, size), consumed: size };
+    },
+  };
+}

@@ -38,3 +38,44 @@ export function xmlValue(xml: string, tag: string): string | undefined {
   const v = xmlElements(xml, tag, 1)[0];
   return v?.trim().replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
 }
+
+/** One part of a `multipart/form-data` body. */
+export interface FormPart {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+/**
+ * The parts of a `multipart/form-data` body (the boundary from `contentType`), or undefined when the
+ * body is not one. At most `max` parts.
+ */
+export function multipartParts(body: Buffer, contentType: string | undefined, max = 64): FormPart[] | undefined {
+  const boundary = /boundary="?([^";,\s]{1,70})"?/i.exec(contentType ?? '')?.[1];
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data') || !boundary) return undefined;
+  const delimiter = Buffer.from(`--${boundary}`, 'latin1');
+  const parts: FormPart[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0 && parts.length < max) {
+    at += delimiter.length;
+    if (body[at] === 0x2d && body[at + 1] === 0x2d) break; // closing delimiter
+    const headersEnd = body.indexOf('\r\n\r\n', at, 'latin1');
+    if (headersEnd < 0) return undefined;
+    const next = body.indexOf(Buffer.from(`\r\n--${boundary}`, 'latin1'), headersEnd + 4);
+    if (next < 0) return undefined;
+    const headers = body.toString('latin1', at, headersEnd);
+    const disposition = /content-disposition:\s*form-data([^\r\n]*)/i.exec(headers)?.[1] ?? '';
+    const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
+    if (name !== undefined) {
+      const part: FormPart = { name, data: body.subarray(headersEnd + 4, next) };
+      const filename = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1];
+      if (filename !== undefined) part.filename = filename;
+      const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1];
+      if (type) part.contentType = type.trim();
+      parts.push(part);
+    }
+    at = next + 2;
+  }
+  return parts;
+}

@@ -42,3 +42,17 @@ export function fixOrLast(holder: { last?: LastFix }, rec: DeviceRecord, now: nu
   rec.time ??= now;
   return rec;
 }
+
+/**
+ * Place a record of a connection: a valid fix becomes the last known location; a record without a
+ * location gets that one (not valid), or 0/0 not valid before the connection had any.
+ */
+export function placeRecord(rec: DeviceRecord, holder: { last?: LastFix }): DeviceRecord {
+  if (rec.lat !== undefined && rec.lng !== undefined) {
+    rememberFix(holder, rec);
+    return rec;
+  }
+  withLastFix(rec, holder);
+  if (rec.lat === undefined) Object.assign(rec, { lat: 0, lng: 0, valid: false });
+  return rec;
+}

@@ -1,6 +1,6 @@
 /** The shared checksums against their published check values (input "123456789"). */
 import { describe, expect, it } from 'vitest';
-import { crc16CcittFalse, crc16Ibm, crc16Kermit, crc16Modbus, crc16X25, crc16Xmodem, xorSum } from '../../protocols/binary.ts';
+import { crc8Maxim, crc16CcittFalse, crc16Ibm, crc16Kermit, crc16Modbus, crc16X25, crc16Xmodem, xorSum } from '../../protocols/binary.ts';
 
 const CHECK = Buffer.from('123456789');
 
@@ -13,6 +13,7 @@ describe('CRC-16 variants', () => {
     expect(crc16CcittFalse(CHECK)).toBe(0x29b1);
     expect(crc16Xmodem(CHECK)).toBe(0x31c3);
     expect(xorSum(CHECK)).toBe(0x31);
+    expect(crc8Maxim(CHECK)).toBe(0xa1);
   });
   it('take a range', () => {
     const framed = Buffer.concat([Buffer.from([0xaa, 0xbb]), CHECK, Buffer.from([0xcc])]);
