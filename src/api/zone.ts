@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { destination } from '../core/geo.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS, simplify, zoneAnchor } from '../imports/geometry.ts';
+import { geoEntitiesAt } from '../checkins/nearby.ts';
 import { batchZones } from '../imports/zones.ts';
 import { uploadZones } from '../imports/zone-upload.ts';
 import type { UserRow } from '../store/users.ts';
@@ -95,6 +96,27 @@ const list = defineCall({
     const rows = services.store.zones.list(owner.id);
     const tags = services.store.tags.entityTags('zone', rows.map((r) => r.id));
     return { list: rows.map((r) => zoneView(r, tags.get(r.id)!)) };
+  },
+});
+
+const read = defineCall({
+  path: 'zone/read',
+  summary: 'One zone; with_points: polygons and sausages carry their points too (circles have none).',
+  params: z.object({ zone_id: id, with_points: z.boolean().default(false) }),
+  handler({ services, owner, params }) {
+    const zone = ownZone(services, owner, params.zone_id);
+    const value = zoneView(zone, services.store.tags.entityTags('zone', [zone.id]).get(zone.id)!);
+    if (params.with_points && zone.type !== 'circle') value.points = services.store.zones.points(zone.id);
+    return { value };
+  },
+});
+
+const searchLocation = defineCall({
+  path: 'zone/search_location',
+  summary: "The user's zones containing the location ({lat, lng}): id and label, in id order.",
+  params: z.object({ location: z.object({ lat, lng }) }),
+  handler({ services, owner, params }) {
+    return { list: geoEntitiesAt(services.store).at(owner.id, params.location.lat, params.location.lng).zones };
   },
 });
 
@@ -209,4 +231,4 @@ const upload = defineCall({
   },
 });
 
-export const zoneCalls = [list, create, update, remove, pointList, pointUpdate, batchConvert, upload];
+export const zoneCalls = [list, read, searchLocation, create, update, remove, pointList, pointUpdate, batchConvert, upload];
