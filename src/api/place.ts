@@ -121,14 +121,19 @@ const list = defineCall({
   },
 });
 
-const searchLocation = defineCall({
-  path: 'place/search_location',
-  summary: "The user's places whose circle (location and radius) contains the location ({lat, lng}): id and label, in id order.",
-  params: z.object({ location: z.object({ lat, lng }) }),
-  handler({ services, owner, params }) {
-    return { list: geoEntitiesAt(services.store).at(owner.id, params.location.lat, params.location.lng).places };
-  },
-});
+/** place/search_location and zone/search_location (documented): {id, label} of the user's places or zones containing the location, in id order. */
+export function searchLocationCall(kind: 'places' | 'zones', summary: string) {
+  return defineCall({
+    path: `${kind === 'places' ? 'place' : 'zone'}/search_location`,
+    summary,
+    params: z.object({ location: z.object({ lat, lng }) }),
+    handler({ services, owner, params }) {
+      return { list: geoEntitiesAt(services.store).at(owner.id, params.location.lat, params.location.lng)[kind] };
+    },
+  });
+}
+
+const searchLocation = searchLocationCall('places', "The user's places whose circle (location and radius) contains the location ({lat, lng}): id and label, in id order.");
 
 const create = defineCall({
   path: 'place/create',

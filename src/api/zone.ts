@@ -3,14 +3,13 @@ import { z } from 'zod';
 import { destination } from '../core/geo.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { MAX_ZONE_POINTS, MIN_ZONE_POINTS, simplify, zoneAnchor } from '../imports/geometry.ts';
-import { geoEntitiesAt } from '../checkins/nearby.ts';
 import { batchZones } from '../imports/zones.ts';
 import { uploadZones } from '../imports/zone-upload.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
-import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, uploadedFile } from './place.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, searchLocationCall, uploadedFile } from './place.ts';
 import { geocoderParam, id } from './schemas.ts';
 
 const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
@@ -111,14 +110,7 @@ const read = defineCall({
   },
 });
 
-const searchLocation = defineCall({
-  path: 'zone/search_location',
-  summary: "The user's zones containing the location ({lat, lng}): id and label, in id order.",
-  params: z.object({ location: z.object({ lat, lng }) }),
-  handler({ services, owner, params }) {
-    return { list: geoEntitiesAt(services.store).at(owner.id, params.location.lat, params.location.lng).zones };
-  },
-});
+const searchLocation = searchLocationCall('zones', "The user's zones containing the location ({lat, lng}): id and label, in id order.");
 
 const create = defineCall({
   path: 'zone/create',
