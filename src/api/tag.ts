@@ -70,7 +70,7 @@ const remove = defineCall({
   },
 });
 
-/** The documented tagged entity types, in the documentation's order (we keep no vehicles: that group is always empty). */
+/** The documented tagged entity types, in the documentation's order (we keep no vehicles: that group never appears). */
 const SEARCHED = ['place', 'task', 'task_schedule', 'employee', 'vehicle', 'zone', 'tracker'] as const;
 type Searched = (typeof SEARCHED)[number];
 type Ctx = Pick<CallContext<unknown>, 'services' | 'owner' | 'user'>;
