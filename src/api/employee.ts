@@ -96,7 +96,7 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
   };
 }
 
-function views(services: Services, rows: EmployeeRow[]) {
+export function employeeViews(services: Services, rows: EmployeeRow[]) {
   const ids = rows.map((r) => r.id);
   const tags = services.store.tags.entityTags('employee', ids);
   const fields = services.store.fields.load('employee', ids);
@@ -163,7 +163,7 @@ const list = defineCall({
   summary: "The user's employees, ordered by id.",
   params: z.object({}),
   handler({ services, owner }) {
-    return { list: views(services, services.store.employees.list(owner.id)) };
+    return { list: employeeViews(services, services.store.employees.list(owner.id)) };
   },
 });
 
@@ -174,7 +174,7 @@ const read = defineCall({
   handler({ services, owner, params }) {
     const e = services.store.employees.get(owner.id, params.employee_id);
     if (!e) throw notFound(`employee ${params.employee_id}`);
-    return { value: views(services, [e])[0] };
+    return { value: employeeViews(services, [e])[0] };
   },
 });
 

@@ -143,7 +143,17 @@ const read = defineCall({
   },
 });
 
-export const fileCalls = [formFileCreate, checkinFileCreate, read];
+const stats = defineCall({
+  path: 'file/stats/read',
+  summary: "The user's uploaded files: file_count, total_size (bytes) and quota (bytes of storage, FSM_FILE_QUOTA_MB).",
+  params: z.object({}),
+  handler({ services, owner }) {
+    const { count, bytes } = services.store.files.uploadedStats(owner.id);
+    return { value: { file_count: count, total_size: bytes, quota: services.config.files.quotaBytes } };
+  },
+});
+
+export const fileCalls = [formFileCreate, checkinFileCreate, read, stats];
 
 // --- Routes outside the call kernel: the upload itself and downloads ---
 

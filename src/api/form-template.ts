@@ -7,6 +7,7 @@ import { DomainError, invalidParams } from '../core/errors.ts';
 import { fieldErrors, fieldsSchema } from '../forms/fields.ts';
 import { templateView } from '../forms/view.ts';
 import type { TemplateDraft } from '../store/form-templates.ts';
+import { TASK_STATUSES } from '../store/tasks.ts';
 import { defineCall } from './kernel.ts';
 import { id } from './schemas.ts';
 
@@ -85,4 +86,15 @@ const remove = defineCall({
   },
 });
 
-export const formTemplateCalls = [list, read, create, update, remove];
+const stats = defineCall({
+  path: 'form/template/stats/read',
+  summary: 'How many tasks have a form made from the template, by task status, and how many task schedules name it (scheduled).',
+  params: z.object({ template_id: id }),
+  handler({ services, owner, params }) {
+    if (!services.store.formTemplates.get(owner.id, params.template_id)) throw notFound(params.template_id);
+    const usage = services.store.formTemplates.usage(owner.id, params.template_id);
+    return { tasks: Object.fromEntries(TASK_STATUSES.map((s) => [s, usage.tasks.get(s) ?? 0])), scheduled: usage.scheduled };
+  },
+});
+
+export const formTemplateCalls = [list, read, create, update, remove, stats];

@@ -1,5 +1,6 @@
 /** Places (spec: Place; Places, base path /place). Designed details: docs/places-zones.md. */
 import { z } from 'zod';
+import { geoEntitiesAt } from '../checkins/nearby.ts';
 import { addressFor } from '../imports/geocode.ts';
 import { batchPlaces, uploadPlaces } from '../imports/places.ts';
 import type { FieldValues } from '../store/fields.ts';
@@ -64,7 +65,7 @@ export function placeView(p: PlaceRow, tags: number[], fields: FieldValues): Rec
   return out;
 }
 
-function views(services: Services, rows: PlaceRow[]) {
+export function placeViews(services: Services, rows: PlaceRow[]) {
   const ids = rows.map((r) => r.id);
   const tags = services.store.tags.entityTags('place', ids);
   const fields = services.store.fields.load('place', ids);
@@ -87,7 +88,7 @@ const read = defineCall({
   summary: 'One place.',
   params: z.object({ place_id: id }),
   handler({ services, owner, params }) {
-    return { value: views(services, [ownPlace(services, owner, params.place_id)])[0] };
+    return { value: placeViews(services, [ownPlace(services, owner, params.place_id)])[0] };
   },
 });
 
@@ -116,9 +117,23 @@ const list = defineCall({
       limit: params.limit,
       offset: params.offset,
     });
-    return { list: views(services, rows), count };
+    return { list: placeViews(services, rows), count };
   },
 });
+
+/** place/search_location and zone/search_location (documented): {id, label} of the user's places or zones containing the location, in id order. */
+export function searchLocationCall(kind: 'places' | 'zones', summary: string) {
+  return defineCall({
+    path: `${kind === 'places' ? 'place' : 'zone'}/search_location`,
+    summary,
+    params: z.object({ location: z.object({ lat, lng }) }),
+    handler({ services, owner, params }) {
+      return { list: geoEntitiesAt(services.store).at(owner.id, params.location.lat, params.location.lng)[kind] };
+    },
+  });
+}
+
+const searchLocation = searchLocationCall('places', "The user's places whose circle (location and radius) contains the location ({lat, lng}): id and label, in id order.");
 
 const create = defineCall({
   path: 'place/create',
@@ -207,4 +222,4 @@ const upload = defineCall({
   },
 });
 
-export const placeCalls = [read, list, create, update, remove, batchConvert, upload];
+export const placeCalls = [read, list, searchLocation, create, update, remove, batchConvert, upload];

@@ -1,4 +1,9 @@
 /**
+ * user/settings/read (documented; docs/reports.md "The user's settings"): the user's own settings as
+ * update changes them and user/get_info shows them; a master also gets the documented
+ * file_storage_settings and balance_alert_settings, which we do not keep (files are never
+ * overwritten, no balance alerts are sent), so they answer what the server does.
+ *
  * user/settings/update (ours, issue 12; docs/reports.md): the user's own time zone, locale and
  * measurement system, as user/get_info shows them and reports format with them. Only the members
  * given change; at least one is needed. Each is checked (code 7 naming it): the time zone against
@@ -8,6 +13,27 @@ import { z } from 'zod';
 import { MEASUREMENT_SYSTEMS, settingsErrors } from '../accounts/settings.ts';
 import { invalidParams } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
+import { holdsRight } from './rights.ts';
+
+const read = defineCall({
+  path: 'user/settings/read',
+  summary: "The user's settings (time zone, locale, measurement system, geocoder, route provider); a master also gets file_storage_settings and balance_alert_settings.",
+  params: z.object({}),
+  handler({ user }) {
+    const settings = {
+      time_zone: user.time_zone,
+      locale: user.locale,
+      measurement_system: user.measurement_system,
+      geocoder: user.default_geocoder,
+      route_provider: user.route_provider,
+      // No SMS notifications are sent, so none are transliterated.
+      translit: false,
+    };
+    // Documented: these two need the right admin, which only masters hold.
+    if (!holdsRight(user, 'admin')) return { settings };
+    return { settings, file_storage_settings: { auto_overwrite: false }, balance_alert_settings: { emails: [] } };
+  },
+});
 
 const update = defineCall({
   path: 'user/settings/update',
@@ -25,4 +51,4 @@ const update = defineCall({
   },
 });
 
-export const userSettingsCalls = [update];
+export const userSettingsCalls = [read, update];

@@ -9,7 +9,7 @@ import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint, ZoneRow } from '../store/zones.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, SerializedMembers, type Services } from './kernel.ts';
-import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, uploadedFile } from './place.ts';
+import { address, batchFields, checkQuota, checkTags, filePart, label, lat, lng, radius, searchLocationCall, uploadedFile } from './place.ts';
 import { geocoderParam, id } from './schemas.ts';
 
 const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, '3-byte RGB hex, e.g. 27A9E3').transform((c) => c.toUpperCase());
@@ -97,6 +97,20 @@ const list = defineCall({
     return { list: rows.map((r) => zoneView(r, tags.get(r.id)!)) };
   },
 });
+
+const read = defineCall({
+  path: 'zone/read',
+  summary: 'One zone; with_points: polygons and sausages carry their points too (circles have none).',
+  params: z.object({ zone_id: id, with_points: z.boolean().default(false) }),
+  handler({ services, owner, params }) {
+    const zone = ownZone(services, owner, params.zone_id);
+    const value = zoneView(zone, services.store.tags.entityTags('zone', [zone.id]).get(zone.id)!);
+    if (params.with_points && zone.type !== 'circle') value.points = services.store.zones.points(zone.id);
+    return { value };
+  },
+});
+
+const searchLocation = searchLocationCall('zones', "The user's zones containing the location ({lat, lng}): id and label, in id order.");
 
 const create = defineCall({
   path: 'zone/create',
@@ -209,4 +223,4 @@ const upload = defineCall({
   },
 });
 
-export const zoneCalls = [list, create, update, remove, pointList, pointUpdate, batchConvert, upload];
+export const zoneCalls = [list, read, searchLocation, create, update, remove, pointList, pointUpdate, batchConvert, upload];

@@ -131,6 +131,12 @@ export class FileStore {
   usedBytes(userId: number): number {
     return this.usedStmt.get(userId)!;
   }
+  /** The owner's uploaded files: how many, and their bytes (file/stats/read). */
+  uploadedStats(userId: number): { count: number; bytes: number } {
+    return this.db
+      .prepare<[number], { count: number; bytes: number }>("SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM files WHERE user_id = ? AND state = 'uploaded'")
+      .get(userId)!;
+  }
   /** Files of a form field not yet part of a submission. */
   openInField(formId: number, fieldId: string): number {
     return this.openInFieldStmt.get(formId, fieldId)!;

@@ -61,6 +61,19 @@ export class FormTemplateStore {
       return changed;
     })();
   }
+  /**
+   * What uses a template (form/template/stats/read): tasks whose form was made from it, counted by
+   * task status (statuses without such tasks are absent), and the task schedules that name it.
+   */
+  usage(userId: number, id: number): { tasks: Map<string, number>; scheduled: number } {
+    const rows = this.db
+      .prepare<[number, number], { status: string; n: number }>(
+        'SELECT t.status, COUNT(*) AS n FROM forms f JOIN tasks t ON t.id = f.task_id WHERE f.user_id = ? AND f.template_id = ? GROUP BY t.status',
+      )
+      .all(userId, id);
+    const scheduled = this.db.prepare<[number, number], number>('SELECT COUNT(*) FROM task_schedules WHERE user_id = ? AND form_template_id = ?').pluck().get(userId, id)!;
+    return { tasks: new Map(rows.map((r) => [r.status, r.n])), scheduled };
+  }
   /** Forms made from it keep their copy; their template_id becomes null (foreign key ON DELETE SET NULL). */
   delete(userId: number, id: number): boolean {
     return this.deleteStmt.run(id, userId).changes > 0;

@@ -71,6 +71,21 @@ export class TagStore {
     this.unbindStmt.run(type, entityId);
   }
 
+  /** Ids of the owner's entities of `type` carrying every one of `tagIds`, ascending (tag/search). */
+  withAllTags(userId: number, type: TaggedEntity, tagIds: number[]): number[] {
+    const unique = [...new Set(tagIds)];
+    if (!unique.length) return [];
+    // Bindings only ever join an entity to tags of its own user, so the tags' owner scopes them.
+    return this.db
+      .prepare<[string, number, string, number], number>(
+        `SELECT et.entity_id FROM entity_tags et JOIN tags t ON t.id = et.tag_id
+         WHERE et.entity_type = ? AND t.user_id = ? AND et.tag_id IN (SELECT value FROM json_each(?))
+         GROUP BY et.entity_id HAVING COUNT(DISTINCT et.tag_id) = ? ORDER BY et.entity_id`,
+      )
+      .pluck()
+      .all(type, userId, JSON.stringify(unique), unique.length);
+  }
+
   /** Tag ids of many entities at once, in tag id order. */
   entityTags(type: TaggedEntity, entityIds: number[]): Map<number, number[]> {
     const out = new Map<number, number[]>();
