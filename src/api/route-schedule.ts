@@ -1,13 +1,14 @@
 /**
- * Route schedules (issue 23; docs/schedules.md "Route schedules"): task/schedule/route/* as
- * documented. A route schedule creates a route with its checkpoints on each of its days, as a task
- * schedule creates a task; task/schedule/list, read and delete (./task-schedule.ts) take them too.
- * Changes need task_update, like routes.
+ * Route schedules (issue 23; docs/schedules.md "Route schedules"): task/schedule/route/* and
+ * task/schedule/checkpoint/* as documented. A route schedule creates a route with its checkpoints
+ * on each of its days, as a task schedule creates a task; task/schedule/list, read and delete
+ * (./task-schedule.ts) take them too. Changes need task_update, like routes.
  */
 import { z } from 'zod';
-import { DomainError } from '../core/errors.ts';
+import { DomainError, invalidParams } from '../core/errors.ts';
+import { draftOf } from '../store/task-schedules.ts';
 import type { UserRow } from '../store/users.ts';
-import { checkpointsInput, checkpointsUpdateInput, routeScheduleDrafts, routeScheduleInput } from '../tasks/route-schedules.ts';
+import { checkpointsInput, checkpointsUpdateInput, routeScheduleDrafts, routeScheduleInput, routeSpan } from '../tasks/route-schedules.ts';
 import { runSchedules } from '../tasks/schedule-run.ts';
 import { MAX_SCHEDULES } from '../tasks/schedules.ts';
 import { defineCall, type Services } from './kernel.ts';
@@ -18,6 +19,12 @@ const notFound = (what: string) => new DomainError(201, {}, `Not found in the da
 function ownRouteSchedule(services: Services, owner: UserRow, routeId: number) {
   const row = services.store.taskSchedules.get(owner.id, routeId);
   if (row?.type !== 'route') throw notFound(`route schedule ${routeId}`);
+  return row;
+}
+
+function ownCheckpointSchedule(services: Services, owner: UserRow, checkpointId: number) {
+  const row = services.store.taskSchedules.get(owner.id, checkpointId);
+  if (row?.type !== 'checkpoint') throw notFound(`checkpoint schedule ${checkpointId}`);
   return row;
 }
 
@@ -79,4 +86,35 @@ const remove = defineCall({
   },
 });
 
-export const routeScheduleCalls = [create, update, remove];
+const removeCheckpoint = defineCall({
+  path: 'task/schedule/checkpoint/delete',
+  summary: 'Delete a checkpoint from its route schedule; the others move up. The last one stays (7): delete the route schedule or transmute the checkpoint.',
+  right: 'task_update',
+  params: z.object({ checkpoint_id: id }),
+  handler({ services, owner, params }) {
+    const { store } = services;
+    store.transaction(() => {
+      const cp = ownCheckpointSchedule(services, owner, params.checkpoint_id);
+      const rest = store.taskSchedules.checkpoints(cp.parent_id!).filter((c) => c.id !== cp.id);
+      if (!rest.length) throw invalidParams([{ parameter: 'checkpoint_id', error: `the only checkpoint of route schedule ${cp.parent_id}: delete the route schedule or transmute the checkpoint` }]);
+      const route = store.taskSchedules.get(owner.id, cp.parent_id!)!;
+      const drafts = rest.map((c) => ({ id: c.id, draft: draftOf(c) }));
+      store.taskSchedules.saveRoute(owner.id, route.id, { ...draftOf(route), ...routeSpan(drafts.map((c) => c.draft)) }, drafts, services.now());
+    });
+  },
+});
+
+const transmute = defineCall({
+  path: 'task/schedule/checkpoint/transmute',
+  summary: 'Make a checkpoint schedule a task schedule of its own and delete its route schedule with the other checkpoints; answers the tasks it created at once (days its route already created are not created again).',
+  right: 'task_update',
+  params: z.object({ checkpoint_id: id }),
+  handler({ services, owner, params }) {
+    const { taskSchedules } = services.store;
+    const now = services.now();
+    services.store.transaction(() => taskSchedules.transmute(ownCheckpointSchedule(services, owner, params.checkpoint_id), now));
+    return { created_task_ids: runSchedules(services, now, taskSchedules.get(owner.id, params.checkpoint_id)) };
+  },
+});
+
+export const routeScheduleCalls = [create, update, remove, removeCheckpoint, transmute];

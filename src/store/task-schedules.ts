@@ -45,6 +45,11 @@ export type TaskScheduleDraft = Omit<TaskScheduleRow, 'id' | 'user_id' | 'last_e
 
 const COLUMNS = ['label', 'description', 'lat', 'lng', 'address', 'radius', 'tracker_id', 'max_delay', 'min_stay_duration', 'external_id', 'tags', 'fields', 'form_template_id', 'kind', 'days', 'from_time', 'to_time', 'duration', 'min_arrival_duration', 'days_ahead', 'enabled'] as const;
 
+/** The columns a user writes, of a stored row. */
+export function draftOf(r: TaskScheduleRow): TaskScheduleDraft {
+  return Object.fromEntries(COLUMNS.map((c) => [c, r[c]])) as unknown as TaskScheduleDraft;
+}
+
 export class TaskScheduleStore {
   private getStmt;
   private listStmt;
@@ -58,6 +63,8 @@ export class TaskScheduleStore {
   private errorStmt;
   private checkpointsStmt;
   private placeStmt;
+  private loosenStmt;
+  private copyDaysStmt;
 
   constructor(private db: DB) {
     this.getStmt = db.prepare<[number, number], TaskScheduleRow>('SELECT * FROM task_schedules WHERE id = ? AND user_id = ?');
@@ -74,6 +81,8 @@ export class TaskScheduleStore {
     this.errorStmt = db.prepare('UPDATE task_schedules SET last_error = ? WHERE id = ?');
     this.checkpointsStmt = db.prepare<[number], TaskScheduleRow>("SELECT * FROM task_schedules WHERE parent_id = ? AND type = 'checkpoint' ORDER BY ord");
     this.placeStmt = db.prepare('UPDATE task_schedules SET ord = ? WHERE id = ?');
+    this.loosenStmt = db.prepare("UPDATE task_schedules SET type = 'task', parent_id = NULL, ord = NULL, last_error = NULL, updated = ? WHERE id = ?");
+    this.copyDaysStmt = db.prepare('INSERT OR IGNORE INTO task_schedule_days (schedule_id, day, task_id) SELECT ?, day, task_id FROM task_schedule_days WHERE schedule_id = ?');
   }
 
   get(userId: number, id: number): TaskScheduleRow | undefined {
@@ -121,6 +130,18 @@ export class TaskScheduleStore {
   }
   update(userId: number, id: number, d: TaskScheduleDraft, now: number): void {
     this.updateStmt.run({ ...d, id, user_id: userId, now });
+  }
+  /**
+   * A checkpoint schedule becomes a task schedule of its own and its route schedule (with the other
+   * checkpoints) is deleted. The days the route created count as created for it (their task_id is
+   * the route), so it creates no task on a day that has its route.
+   */
+  transmute(checkpoint: TaskScheduleRow, now: number): void {
+    this.db.transaction(() => {
+      this.loosenStmt.run(now, checkpoint.id);
+      this.copyDaysStmt.run(checkpoint.id, checkpoint.parent_id);
+      this.delete(checkpoint.user_id, checkpoint.parent_id!);
+    })();
   }
   delete(userId: number, id: number): void {
     this.deleteStmt.run(id, userId);

@@ -11,7 +11,7 @@ import { formatDateTime } from '../core/time.ts';
 import type { TaskScheduleDraft, TaskScheduleRow } from '../store/task-schedules.ts';
 import type { UserRow } from '../store/users.ts';
 import { MAX_EXTERNAL_ID, MAX_TAGS, taskTracker, type TaskDeps } from './input.ts';
-import { dueDays, MAX_DAYS_AHEAD, MAX_DURATION, parametersView, scheduleDraft, scheduleInput, scheduleParameters, scheduleView, seconds, timeOf, windowOn } from './schedules.ts';
+import { dueDays, MAX_DAYS_AHEAD, MAX_DURATION, parametersView, scheduleDraft, scheduleInput, scheduleParameters, scheduleView, seconds, timeOf, windowMinutes, windowOn } from './schedules.ts';
 
 const id = z.number().int().min(1).max(2_147_483_647);
 /** Most checkpoints in one route schedule (as task/route/create takes). */
@@ -82,12 +82,8 @@ export async function routeScheduleDrafts(deps: TaskDeps, owner: UserRow, r: Rou
     const d = await scheduleDraft(deps, owner, { ...stop, tracker_id: null, parameters: r.parameters, days_ahead: r.days_ahead, enabled: r.enabled }, `checkpoints.${i}`);
     checkpoints.push({ id: cid, draft: { ...d, tracker_id: r.tracker_id } });
   }
-  const drafts = checkpoints.map((c) => c.draft);
-  const start = Math.min(...drafts.map((d) => seconds(d.from_time)));
-  const end = Math.max(...drafts.map((d) => seconds(d.from_time) + d.duration! * 60));
-  const first = drafts[0];
   const route: TaskScheduleDraft = {
-    ...first,
+    ...routeSpan(checkpoints.map((c) => c.draft)),
     label: r.label,
     description: r.description,
     tracker_id: r.tracker_id,
@@ -98,11 +94,21 @@ export async function routeScheduleDrafts(deps: TaskDeps, owner: UserRow, r: Rou
     tags: JSON.stringify(r.tags),
     fields: null,
     form_template_id: null,
-    from_time: timeOf(start),
-    to_time: timeOf(end),
-    duration: Math.round((end - start) / 60),
+    kind: checkpoints[0].draft.kind,
+    days: checkpoints[0].draft.days,
+    days_ahead: r.days_ahead,
+    enabled: r.enabled ? 1 : 0,
   };
   return { route, checkpoints };
+}
+
+/** What a route schedule row keeps of its checkpoints (in order, at least one): the first one's place, and the span of their windows. */
+export function routeSpan(stops: Array<Pick<TaskScheduleDraft, 'lat' | 'lng' | 'address' | 'radius' | 'from_time' | 'duration' | 'to_time'>>) {
+  const minutes = (d: (typeof stops)[number]) => d.duration ?? windowMinutes(d.from_time, d.to_time);
+  const start = Math.min(...stops.map((d) => seconds(d.from_time)));
+  const end = Math.max(...stops.map((d) => seconds(d.from_time) + minutes(d) * 60));
+  const { lat, lng, address, radius } = stops[0];
+  return { lat, lng, address, radius, from_time: timeOf(start), to_time: timeOf(end), duration: Math.round((end - start) / 60) };
 }
 
 /** The documented route schedule entry, with our members after it. */

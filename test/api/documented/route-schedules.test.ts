@@ -188,3 +188,63 @@ describe('task/schedule/route (documented shapes)', () => {
     expect(rows()).toBe(0);
   });
 });
+
+describe('task/schedule/checkpoint (documented shapes)', () => {
+  let id: number;
+  let cps: number[];
+  const stop = (label: string, order: number) => checkpoint({ label, order, tags: [], form_template_id: null, from_time: `0${order * 4}:00:00`.slice(-8), duration: order === 2 ? 1440 - 480 : 240 });
+
+  it('delete takes checkpoint_id: the others move up; the last one stays (7)', async () => {
+    id = (await d.ok('task/schedule/route/create', { route: route({ label: 'Three stops' }), checkpoints: [stop('A', 0), stop('B', 1), stop('C', 2)] })).id;
+    cps = (await d.ok('task/schedule/read', { id })).checkpoints.map((c: { id: number }) => c.id);
+    expect(await d.call('task/schedule/checkpoint/delete', { checkpoint_id: cps[1] })).toEqual({ success: true });
+    const read = await d.ok('task/schedule/read', { id });
+    expect(read.value).toMatchObject({ label: 'Three stops', tracker_id: van });
+    expect(read.checkpoints.map((c: any) => [c.id, c.label, c.order, c.from_time])).toEqual([[cps[0], 'A', 0, '00:00:00'], [cps[2], 'C', 1, '08:00:00']]);
+    expect((await d.call('task/schedule/read', { id: cps[1] })).status.code).toBe(201);
+    expect((await d.call('task/schedule/checkpoint/delete', { checkpoint_id: cps[1] })).status.code).toBe(201);
+    expect((await d.call('task/schedule/checkpoint/delete', { checkpoint_id: id })).status.code).toBe(201); // a route is no checkpoint
+    expect(await d.call('task/schedule/checkpoint/delete', { checkpoint_id: cps[0] })).toEqual({ success: true });
+    const before = rows();
+    const last = await d.call('task/schedule/checkpoint/delete', { checkpoint_id: cps[2] });
+    expect(params(last)).toEqual([7, ['checkpoint_id']]);
+    expect(rows()).toBe(before);
+    expect((await d.ok('task/schedule/read', { id })).checkpoints.map((c: { id: number }) => c.id)).toEqual([cps[2]]);
+  });
+
+  it('transmute takes checkpoint_id: the checkpoint becomes a task schedule, its route schedule is gone; no task on a day its route has', async () => {
+    const before = tasks();
+    expect(await d.call('task/schedule/checkpoint/transmute', { checkpoint_id: cps[2] })).toEqual({ success: true, created_task_ids: [] });
+    expect(tasks()).toBe(before);
+    expect((await d.call('task/schedule/read', { id })).status.code).toBe(201);
+    expect((await d.ok('task/schedule/list', { types: ['route'] })).list).toEqual([]);
+    const { value } = await d.ok('task/schedule/read', { id: cps[2] });
+    expect(value).toEqual({
+      id: cps[2],
+      user_id: d.userId,
+      type: 'task',
+      label: 'C',
+      description: 'Buy things',
+      location: { lat: 53.787154, lng: 9.75798, address: 'Moltkestrasse 32', radius: 150 },
+      tracker_id: van,
+      max_delay: 5,
+      min_stay_duration: 0,
+      external_id: null,
+      tags: [],
+      fields: {},
+      form_template_id: null,
+      parameters: { type: 'month_days', month_days: EVERY_DAY },
+      from_time: '08:00:00',
+      duration: 960,
+      min_arrival_duration: 0,
+      days_ahead: 7,
+      enabled: true,
+      last_error: null,
+      created: DATE_TIME,
+      updated: DATE_TIME,
+    });
+    expect((await d.ok('task/schedule/list')).list.map((x: { id: number }) => x.id)).toEqual([cps[2]]);
+    expect((await d.call('task/schedule/checkpoint/transmute', { checkpoint_id: cps[2] })).status.code).toBe(201); // no longer a checkpoint
+    expect(await d.call('task/schedule/delete', { schedule_id: cps[2] })).toEqual({ success: true });
+  });
+});
