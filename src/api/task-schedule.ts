@@ -100,7 +100,7 @@ const remove = defineCall({
   params: z.object({ schedule_id: id }),
   handler({ services, owner, params }) {
     const row = services.store.taskSchedules.get(owner.id, params.schedule_id);
-    // One checkpoint goes through task/schedule/route/update (the route without it).
+    // One checkpoint goes through task/schedule/checkpoint/delete or task/schedule/route/update.
     if (!row || row.type === 'checkpoint') throw notFound(params.schedule_id);
     services.store.taskSchedules.delete(owner.id, params.schedule_id);
   },
