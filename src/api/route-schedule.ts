@@ -9,7 +9,7 @@ import { DomainError, invalidParams } from '../core/errors.ts';
 import { draftOf } from '../store/task-schedules.ts';
 import type { UserRow } from '../store/users.ts';
 import { checkpointsInput, checkpointsUpdateInput, routeScheduleDrafts, routeScheduleInput, routeSpan } from '../tasks/route-schedules.ts';
-import { runSchedules } from '../tasks/schedule-run.ts';
+import { runSchedule } from '../tasks/schedule-run.ts';
 import { MAX_SCHEDULES } from '../tasks/schedules.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
@@ -30,7 +30,7 @@ function ownCheckpointSchedule(services: Services, owner: UserRow, checkpointId:
 
 /** Create the routes due by now for the schedule just written; answers their ids. */
 function runNow(services: Services, owner: UserRow, routeId: number, now: number): number[] {
-  return runSchedules(services, now, services.store.taskSchedules.get(owner.id, routeId));
+  return runSchedule(services, now, services.store.taskSchedules.get(owner.id, routeId));
 }
 
 const create = defineCall({
@@ -113,7 +113,7 @@ const transmute = defineCall({
     const { taskSchedules } = services.store;
     const now = services.now();
     services.store.transaction(() => taskSchedules.transmute(ownCheckpointSchedule(services, owner, params.checkpoint_id), now));
-    return { created_task_ids: runSchedules(services, now, taskSchedules.get(owner.id, params.checkpoint_id)) };
+    return { created_task_ids: runSchedule(services, now, taskSchedules.get(owner.id, params.checkpoint_id)) };
   },
 });
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import type { TaskScheduleRow } from '../store/task-schedules.ts';
 import { checkpointScheduleView, routeScheduleView } from '../tasks/route-schedules.ts';
-import { runSchedules } from '../tasks/schedule-run.ts';
+import { runSchedule } from '../tasks/schedule-run.ts';
 import { MAX_SCHEDULES, scheduleDraft, scheduleInput, scheduleView } from '../tasks/schedules.ts';
 import { defineCall } from './kernel.ts';
 import { id } from './schemas.ts';
@@ -71,7 +71,7 @@ const create = defineCall({
     const draft = await scheduleDraft(services, owner, params.schedule);
     const now = services.now();
     const scheduleId = services.store.taskSchedules.create(owner.id, draft, now);
-    const created = runSchedules(services, now, services.store.taskSchedules.get(owner.id, scheduleId));
+    const created = runSchedule(services, now, services.store.taskSchedules.get(owner.id, scheduleId));
     return { id: scheduleId, created_task_ids: created };
   },
 });
@@ -84,12 +84,19 @@ const update = defineCall({
   async handler({ services, owner, params }) {
     // Documented: 204 for an unknown schedule here (201 is the code of an unknown tracker). A route
     // schedule or one of its checkpoints changes through task/schedule/route/update.
-    const row = services.store.taskSchedules.get(owner.id, params.schedule.id);
-    if (row?.type !== 'task') throw new DomainError(204, {}, `Entity not found: task schedule ${params.schedule.id}${row ? ` (a ${row.type} schedule: task/schedule/route/update changes it)` : ''}`);
+    const check = () => {
+      const row = services.store.taskSchedules.get(owner.id, params.schedule.id);
+      if (row?.type !== 'task') throw new DomainError(204, {}, `Entity not found: task schedule ${params.schedule.id}${row ? ` (a ${row.type} schedule: task/schedule/route/update changes it)` : ''}`);
+    };
+    check();
     const draft = await scheduleDraft(services, owner, params.schedule);
     const now = services.now();
-    services.store.taskSchedules.update(owner.id, params.schedule.id, draft, now);
-    return { created_task_ids: runSchedules(services, now, services.store.taskSchedules.get(owner.id, params.schedule.id)) };
+    // Checked again in the write: the schedule may have been deleted while the address was looked up.
+    services.store.transaction(() => {
+      check();
+      services.store.taskSchedules.update(owner.id, params.schedule.id, draft, now);
+    });
+    return { created_task_ids: runSchedule(services, now, services.store.taskSchedules.get(owner.id, params.schedule.id)) };
   },
 });
 

@@ -36,16 +36,29 @@ function routeOf(s: TaskScheduleRow): TaskDraft {
   return { label: s.label, description: s.description, lat: null, lng: null, address: '', radius: null, from_time: null, to_time: null, external_id: s.external_id, max_delay: 0, min_stay_duration: 0, form_template_id: null, tags: tags.length ? tags : undefined };
 }
 
+/** The runner's round: every enabled schedule of every user (runFor). */
+export function runSchedules(deps: TaskDeps, now: number): number[] {
+  return runFor(deps, now, deps.store.taskSchedules.enabled());
+}
+
 /**
- * Create the tasks and routes due by `now` for one schedule (or every enabled one): each missing
- * day once, in one transaction per task or route (with its checkpoints). A tracker no longer
- * available gives an unassigned task or route, a deleted template tasks without form; the
- * schedule's last_error says so. Answers the ids of the tasks and routes created.
+ * The same for one schedule just written (create, update, transmute); nothing when it is gone
+ * (a schedule deleted meanwhile must not turn this into a round over every user's schedules).
  */
-export function runSchedules(deps: TaskDeps, now: number, only?: TaskScheduleRow): number[] {
+export function runSchedule(deps: TaskDeps, now: number, only: TaskScheduleRow | undefined): number[] {
+  return only ? runFor(deps, now, [only]) : [];
+}
+
+/**
+ * Create the tasks and routes due by `now` for the schedules: each missing day once, in one
+ * transaction per task or route (with its checkpoints). A tracker no longer available gives an
+ * unassigned task or route, a deleted template tasks without form; the schedule's last_error
+ * says so. Answers the ids of the tasks and routes created.
+ */
+function runFor(deps: TaskDeps, now: number, schedules: TaskScheduleRow[]): number[] {
   const { store } = deps;
   const created: number[] = [];
-  for (const s of only ? [only] : store.taskSchedules.enabled()) {
+  for (const s of schedules) {
     if (!s.enabled || s.type === 'checkpoint') continue;
     const owner = store.users.get(s.user_id);
     if (!owner) continue;

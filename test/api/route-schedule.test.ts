@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDateTime } from '../../src/core/time.ts';
 import type { Geocoder } from '../../src/geocoder/types.ts';
+import { runSchedule, runSchedules } from '../../src/tasks/schedule-run.ts';
 import { TaskScheduleRunner } from '../../src/tasks/schedule-runner.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -95,5 +96,12 @@ describe('the runner creates routes with their checkpoints', () => {
     expect(s.store.tasks.get(ann.id, routeId)).toMatchObject({ type: 'route', tracker_id: null, status: 'unassigned', origin: 'scheduled' });
     expect(s.store.tasks.checkpoints(routeId).map((c) => [c.tracker_id, c.status])).toEqual([[null, 'unassigned'], [null, 'unassigned']]);
     expect((await s.call('task/schedule/read', { hash: ann.hash, id })).body.value.last_error).toBe(`Device blocked: tracker ${other}; the route of 2030-06-03 was created unassigned`);
+  });
+
+  it('a schedule gone before its at-once run creates nothing (and does not become a round over every schedule)', async () => {
+    const now = at('2030-06-10 06:00:00'); // a Monday: the blocked schedule above has a due day
+    const deps = { store: s.store, geocoder, now: () => now };
+    expect(runSchedule(deps, now, s.store.taskSchedules.get(ann.id, 999_999))).toEqual([]);
+    expect(runSchedules(deps, now)).toHaveLength(1);
   });
 });
