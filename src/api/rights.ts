@@ -10,7 +10,7 @@ import type { UserRow } from '../store/users.ts';
 export { GRANTABLE_RIGHTS, RIGHT_NAMES, type Right } from '../accounts/rights.ts';
 
 export const RIGHTS = {
-  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/form/values/update', 'task/route/create', 'task/route/update', 'task/route/delete', 'task/schedule/create', 'task/schedule/update', 'task/schedule/delete'],
+  task_update: ['task/assign', 'task/batch_convert', 'task/create', 'task/delete', 'task/transmute', 'task/update', 'task/form/create', 'task/form/delete', 'task/form/values/update', 'task/route/create', 'task/route/update', 'task/route/delete', 'task/schedule/create', 'task/schedule/update', 'task/schedule/delete', 'task/schedule/route/create', 'task/schedule/route/update', 'task/schedule/route/delete', 'task/schedule/checkpoint/delete', 'task/schedule/checkpoint/transmute'],
   place_update: ['place/create', 'place/update', 'place/delete', 'place/batch_convert', 'place/upload'],
   zone_update: ['zone/create', 'zone/update', 'zone/delete', 'zone/batch_convert', 'zone/upload', 'zone/point/update'],
   employee_update: ['employee/create', 'employee/update', 'employee/delete', 'employee/batch_convert', 'department/create', 'department/update', 'department/delete', 'checkin/read', 'checkin/list'],

@@ -40,6 +40,7 @@ import { checkinCalls } from './checkin.ts';
 import { retranslatorCalls } from './retranslator.ts';
 import { mapLayerCalls } from './map-layer.ts';
 import { taskScheduleCalls } from './task-schedule.ts';
+import { routeScheduleCalls } from './route-schedule.ts';
 import { reportCalls } from './report.ts';
 import { reportScheduleCalls } from './report-schedule.ts';
 import { userSettingsCalls } from './user-settings.ts';
@@ -48,7 +49,7 @@ import { mountConsole, type ConsoleSite } from './console.ts';
 import { mountFieldApp } from './field-app-site.ts';
 
 /** Every call of the API, in one list (the rights test and OpenAPI read it too). */
-export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
+export const allCalls: CallDef[] = [...userCalls, ...trackerCalls, ...trackerSettingsCalls, ...trackerStateCalls, ...chatCalls, ...tagCalls, ...fieldCalls, ...placeCalls, ...zoneCalls, ...taskCalls, ...routeCalls, ...employeeCalls, ...departmentCalls, ...geocoderCalls, ...trackCalls, ...statusCalls, ...deliveryCalls, ...formTemplateCalls, ...taskFormCalls, ...fileCalls, ...avatarCalls, ...checkinCalls, ...appCalls, ...appFormCalls, ...retranslatorCalls, ...mapLayerCalls, ...taskScheduleCalls, ...routeScheduleCalls, ...reportCalls, ...userSettingsCalls, ...historyCalls, ...reportScheduleCalls] as CallDef[];
 
 /** A file part of a multipart upload, as handlers receive it (the shape lives on the ground floor). */
 export type { UploadedFile } from '../core/upload.ts';

@@ -1,11 +1,11 @@
 /**
- * Runs the task schedules (src/tasks/schedules.ts): once at start (catching up whatever came due
- * while the server was down) and then on a cron expression, every 15 minutes by default. The clock
- * is the injected `now`, so tests drive `tick()` with their own.
+ * Runs the task and route schedules (src/tasks/schedule-run.ts): once at start (catching up
+ * whatever came due while the server was down) and then on a cron expression, every 15 minutes by
+ * default. The clock is the injected `now`, so tests drive `tick()` with their own.
  */
 import { schedule, type ScheduledTask } from 'node-cron';
 import type { TaskDeps } from './input.ts';
-import { runSchedules } from './schedules.ts';
+import { runSchedules } from './schedule-run.ts';
 
 export class TaskScheduleRunner {
   private job: ScheduledTask | undefined;

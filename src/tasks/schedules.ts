@@ -7,23 +7,21 @@
 import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { addDays, formatDateTime, isoWeekday, parseDateTime } from '../core/time.ts';
-import { applyCreateForm } from '../forms/task-forms.ts';
 import type { TaskScheduleDraft, TaskScheduleRow } from '../store/task-schedules.ts';
 import type { TaskDraft } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { fillAddress, locationInput, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_TAGS, taskTracker, type TaskDeps } from './input.ts';
-import { initialStatus } from './states.ts';
 
 const id = z.number().int().min(1).max(2_147_483_647);
-const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'expected HH:mm:ss');
+export const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'expected HH:mm:ss');
 /** How far ahead tasks are created, days; and how many schedules a user may have. */
 export const MAX_DAYS_AHEAD = 31;
 export const MAX_SCHEDULES = 1000;
 /** Longest window of a scheduled task, minutes (a week). */
 export const MAX_DURATION = 7 * 24 * 60;
 
-const seconds = (time: string) => Number(time.slice(0, 2)) * 3600 + Number(time.slice(3, 5)) * 60 + Number(time.slice(6, 8));
-const timeOf = (s: number) => [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+export const seconds = (time: string) => Number(time.slice(0, 2)) * 3600 + Number(time.slice(3, 5)) * 60 + Number(time.slice(6, 8));
+export const timeOf = (s: number) => [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
 /** The window's length in minutes of a schedule made with to_time (a to_time not after from_time ends the next day). */
 export function windowMinutes(fromTime: string, toTime: string): number {
   const d = seconds(toTime) - seconds(fromTime);
@@ -66,24 +64,27 @@ export const scheduleInput = z.object({
 });
 export type ScheduleInput = z.infer<typeof scheduleInput>;
 
-/** Check a schedule object against the owner's entities (as task/create does) and give the row to write. */
-export async function scheduleDraft(deps: TaskDeps, owner: UserRow, s: ScheduleInput): Promise<TaskScheduleDraft> {
+/**
+ * Check a schedule object against the owner's entities (as task/create does) and give the row to
+ * write; `p` names the object in code 7 (a route schedule's checkpoints are `checkpoints.<i>`).
+ */
+export async function scheduleDraft(deps: TaskDeps, owner: UserRow, s: ScheduleInput, p = 'schedule'): Promise<TaskScheduleDraft> {
   if (s.tracker_id !== null) taskTracker(deps, owner, s.tracker_id, 201);
   // Documented: 204 for an unknown form template (201 stays the code of an unknown tracker).
   if (s.form_template_id !== null && !deps.store.formTemplates.get(owner.id, s.form_template_id)) throw new DomainError(204, {}, `Entity not found: form template ${s.form_template_id}`);
   const errors: Array<{ parameter: string; error: string }> = [];
   const missing = deps.store.tags.missing(owner.id, s.tags);
-  if (missing.length) errors.push({ parameter: 'schedule.tags', error: `no such tags: ${missing.join(', ')}` });
-  errors.push(...deps.store.fields.validate(owner.id, 'task', (s.fields ?? {}) as never, { requireAll: true, parameter: 'schedule.fields' }));
-  if (s.duration === undefined && s.to_time === undefined) errors.push({ parameter: 'schedule.duration', error: 'required' });
-  else if (s.duration === undefined && s.from_time === s.to_time) errors.push({ parameter: 'schedule.to_time', error: 'must differ from from_time' });
+  if (missing.length) errors.push({ parameter: `${p}.tags`, error: `no such tags: ${missing.join(', ')}` });
+  errors.push(...deps.store.fields.validate(owner.id, 'task', (s.fields ?? {}) as never, { requireAll: true, parameter: `${p}.fields` }));
+  if (s.duration === undefined && s.to_time === undefined) errors.push({ parameter: `${p}.duration`, error: 'required' });
+  else if (s.duration === undefined && s.from_time === s.to_time) errors.push({ parameter: `${p}.to_time`, error: 'must differ from from_time' });
   else if (s.duration !== undefined && s.to_time !== undefined && s.to_time !== timeOf(seconds(s.from_time) + s.duration * 60)) {
-    errors.push({ parameter: 'schedule.to_time', error: `disagrees with duration (${s.duration} minutes from ${s.from_time}); send only duration` });
+    errors.push({ parameter: `${p}.to_time`, error: `disagrees with duration (${s.duration} minutes from ${s.from_time}); send only duration` });
   }
   if (errors.length) throw invalidParams(errors);
   const place = { lat: s.location.lat, lng: s.location.lng, address: s.location.address.trim() } as TaskDraft;
   await fillAddress(deps, place);
-  const p = s.parameters;
+  const params = s.parameters;
   return {
     label: s.label,
     description: s.description,
@@ -98,8 +99,8 @@ export async function scheduleDraft(deps: TaskDeps, owner: UserRow, s: ScheduleI
     tags: JSON.stringify(s.tags),
     fields: s.fields ? JSON.stringify(s.fields) : null,
     form_template_id: s.form_template_id,
-    kind: p.type,
-    days: JSON.stringify(p.type === 'weekdays' ? [...p.weekdays].sort((a, b) => a - b) : [...p.month_days].sort((a, b) => a - b)),
+    kind: params.type,
+    days: JSON.stringify(params.type === 'weekdays' ? [...params.weekdays].sort((a, b) => a - b) : [...params.month_days].sort((a, b) => a - b)),
     from_time: s.from_time,
     // With duration the window is that many minutes long; to_time is then its wall-clock end, kept for reading only.
     to_time: s.duration !== undefined ? timeOf(seconds(s.from_time) + s.duration * 60) : s.to_time!,
@@ -110,12 +111,18 @@ export async function scheduleDraft(deps: TaskDeps, owner: UserRow, s: ScheduleI
   };
 }
 
+/** The documented `parameters` of a schedule: the days it recurs on. */
+export function parametersView(r: Pick<TaskScheduleRow, 'kind' | 'days'>) {
+  const d = JSON.parse(r.days) as number[];
+  return r.kind === 'weekdays' ? { type: 'weekdays' as const, weekdays: d } : { type: 'month_days' as const, month_days: d };
+}
+
 /** The schedule object the API answers. */
 export function scheduleView(r: TaskScheduleRow, tz: string) {
-  const d = JSON.parse(r.days) as number[];
   return {
     id: r.id,
     user_id: r.user_id,
+    type: r.type,
     label: r.label,
     description: r.description,
     location: { lat: r.lat, lng: r.lng, address: r.address, radius: r.radius },
@@ -126,7 +133,7 @@ export function scheduleView(r: TaskScheduleRow, tz: string) {
     tags: r.tags ? (JSON.parse(r.tags) as number[]) : [],
     fields: r.fields ? JSON.parse(r.fields) : {},
     form_template_id: r.form_template_id,
-    parameters: r.kind === 'weekdays' ? { type: 'weekdays', weekdays: d } : { type: 'month_days', month_days: d },
+    parameters: parametersView(r),
     from_time: r.from_time,
     duration: r.duration ?? windowMinutes(r.from_time, r.to_time),
     min_arrival_duration: r.min_arrival_duration,
@@ -149,73 +156,27 @@ export function recursOn(kind: TaskScheduleRow['kind'], days: number[], day: str
  * from_time ends the next day).
  */
 export function occurrences(r: Pick<TaskScheduleRow, 'kind' | 'days' | 'from_time' | 'to_time' | 'days_ahead'> & { duration?: number | null }, now: number, tz: string): Array<{ day: string; from: number; to: number }> {
+  return dueDays(r, now, tz, (day) => windowOn(r, day, tz));
+}
+
+/** The window of a schedule (or of one checkpoint schedule) on a calendar day, as instants; undefined when a time does not exist that day. */
+export function windowOn(r: Pick<TaskScheduleRow, 'from_time' | 'to_time'> & { duration?: number | null }, day: string, tz: string): { from: number; to: number } | undefined {
+  const from = parseDateTime(`${day} ${r.from_time}`, tz);
+  const to = from !== undefined && r.duration ? from + r.duration * 60_000 : parseDateTime(`${r.to_time > r.from_time ? day : addDays(day, 1)} ${r.to_time}`, tz);
+  return from === undefined || to === undefined ? undefined : { from, to };
+}
+
+/** The recurring days from today (in `tz`) through today + days_ahead whose window (`windowOf`) exists and has not ended by `now`. */
+export function dueDays<T extends { to: number }>(r: Pick<TaskScheduleRow, 'kind' | 'days' | 'days_ahead'>, now: number, tz: string, windowOf: (day: string) => T | undefined): Array<T & { day: string }> {
   const today = formatDateTime(now, tz).slice(0, 10);
   const days = JSON.parse(r.days) as number[];
-  const out: Array<{ day: string; from: number; to: number }> = [];
+  const out: Array<T & { day: string }> = [];
   for (let i = 0; i <= r.days_ahead; i++) {
     const day = addDays(today, i);
     if (!recursOn(r.kind, days, day)) continue;
-    const from = parseDateTime(`${day} ${r.from_time}`, tz);
-    const to = from !== undefined && r.duration ? from + r.duration * 60_000 : parseDateTime(`${r.to_time > r.from_time ? day : addDays(day, 1)} ${r.to_time}`, tz);
-    if (from === undefined || to === undefined || to <= now) continue;
-    out.push({ day, from, to });
+    const w = windowOf(day);
+    if (w === undefined || w.to <= now) continue;
+    out.push({ day, ...w });
   }
   return out;
-}
-
-/**
- * Create the tasks due by `now` for one schedule (or every enabled one): each missing day once, in
- * one transaction per task. A tracker no longer available gives an unassigned task, a deleted
- * template a task without form; the schedule's last_error says so. Answers the tasks created.
- */
-export function runSchedules(deps: TaskDeps, now: number, only?: TaskScheduleRow): number[] {
-  const { store } = deps;
-  const created: number[] = [];
-  for (const s of only ? [only] : store.taskSchedules.enabled()) {
-    if (!s.enabled) continue;
-    const owner = store.users.get(s.user_id);
-    if (!owner) continue;
-    for (const o of occurrences(s, now, owner.time_zone)) {
-      if (store.taskSchedules.hasDay(s.id, o.day)) continue;
-      const problems: string[] = [];
-      let trackerId = s.tracker_id;
-      if (trackerId !== null) {
-        try {
-          taskTracker(deps, owner, trackerId, 201);
-        } catch (e) {
-          problems.push(`${(e as Error).message}; the task of ${o.day} was created unassigned`);
-          trackerId = null;
-        }
-      }
-      let template = undefined;
-      if (s.form_template_id !== null) {
-        template = store.formTemplates.get(owner.id, s.form_template_id);
-        if (!template) problems.push(`form template ${s.form_template_id} no longer exists; the task of ${o.day} has no form`);
-      }
-      const draft: TaskDraft = {
-        label: s.label,
-        description: s.description,
-        lat: s.lat,
-        lng: s.lng,
-        address: s.address,
-        radius: s.radius,
-        from_time: o.from,
-        to_time: o.to,
-        external_id: s.external_id,
-        max_delay: s.max_delay,
-        min_stay_duration: s.min_stay_duration,
-        form_template_id: null,
-        tags: s.tags ? (JSON.parse(s.tags) as number[]) : undefined,
-        fields: s.fields ? JSON.parse(s.fields) : undefined,
-      };
-      store.transaction(() => {
-        const taskId = store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'scheduled', now });
-        if (template) applyCreateForm(deps, owner.id, store.tasks.get(owner.id, taskId)!, template);
-        store.taskSchedules.markDay(s.id, o.day, taskId);
-        store.taskSchedules.setError(s.id, problems.length ? problems.join('; ') : null);
-        created.push(taskId);
-      });
-    }
-  }
-  return created;
 }

@@ -81,6 +81,7 @@ describe('task/schedule calls', () => {
     expect(read.body.value).toEqual({
       id: r.body.id,
       user_id: ann.id,
+      type: 'task',
       label: 'Morning round',
       description: 'Check the boiler',
       location: { lat: 54.687, lng: 25.28, address: 'Cathedral square', radius: 100 },

@@ -9,7 +9,7 @@ const ctx = (): DecodeContext => ({ now: Date.UTC(2025, 0, 1), transport: 'tcp',
 const FRAME = Buffer.from(JSON.parse(readFileSync(join(capturesDir, 'radar.jsonl'), 'utf8').split('\n')[0]).payload as string, 'hex');
 
 describe('radar replies', () => {
-  it('sends nothing back (the 0x9C acknowledgement is not implemented)', () => {
+  it('sends nothing back (we do not send the 0x9C acknowledgement)', () => {
     expect(protocol.decode!(FRAME, ctx()).reply).toBeUndefined();
   });
 });
