@@ -39,6 +39,15 @@ export class PgTagStore implements Area<TagStore> {
   async clearEntityTags(type: TaggedEntity, entityId: number): Promise<void> {
     await this.sql`DELETE FROM entity_tags WHERE entity_type = ${type} AND entity_id = ${entityId}`;
   }
+  async withAllTags(userId: number, type: TaggedEntity, tagIds: number[]): Promise<number[]> {
+    const unique = [...new Set(tagIds)];
+    if (!unique.length) return [];
+    const rows = await this.sql`
+      SELECT et.entity_id FROM entity_tags et JOIN tags t ON t.id = et.tag_id
+      WHERE et.entity_type = ${type} AND t.user_id = ${userId} AND et.tag_id = ANY(${unique}::bigint[])
+      GROUP BY et.entity_id HAVING count(DISTINCT et.tag_id) = ${unique.length} ORDER BY et.entity_id`;
+    return rows.map((r) => r.entity_id as number);
+  }
   async entityTags(type: TaggedEntity, entityIds: number[]): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     for (const id of entityIds) out.set(id, []);

@@ -65,8 +65,15 @@ describe.each(engines('users', 'tags'))('$name engine: tags', (engine) => {
     expect(await data.tags.entityTags('place', [10, 11])).toEqual(new Map([[10, [t2]], [11, []]]));
     expect(await data.tags.entityTags('zone', [10])).toEqual(new Map([[10, [t2]]]));
     expect(await data.tags.entityTags('place', [])).toEqual(new Map());
+    expect(await data.tags.withAllTags(ann, 'place', [t2])).toEqual([10]);
+    await data.tags.setEntityTags('place', 11, [t2, t3]);
+    expect(await data.tags.withAllTags(ann, 'place', [t3, t2, t3])).toEqual([11]);
+    expect(await data.tags.withAllTags(ann, 'place', [t2])).toEqual([10, 11]);
+    expect(await data.tags.withAllTags(bob, 'place', [t2])).toEqual([]);
+    expect(await data.tags.withAllTags(ann, 'place', [])).toEqual([]);
     // Deleting a tag unbinds it everywhere.
     await data.tags.delete(ann, t2);
     expect(await data.tags.entityTags('zone', [10])).toEqual(new Map([[10, []]]));
+    expect(await data.tags.withAllTags(ann, 'place', [t2])).toEqual([]);
   });
 });
