@@ -1,12 +1,11 @@
 /**
  * The field app end to end (issue 27, docs/field-app.md "The app"): Debian's Chromium with a phone's
- * viewport against the real server and its OsmAnd listener. A phone is activated with the operator's
- * code (from the QR link), receives a task live, drives into its zone along emulated positions (the
+ * viewport against the real server (positions go to app/position/send: no OsmAnd listener). A phone
+ * is activated with the operator's code (from the QR link), receives a task live, drives into its zone along emulated positions (the
  * server judges the arrival), fills the form with a photo and a signature while offline, comes back
  * online, and the operator's API shows the form submitted once with its two files, the task done and
  * the positions in the track. Screenshots in test-results/fieldapp/.
  */
-import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -40,18 +39,6 @@ let tracker: number;
 const pageErrors: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
-/** A port free right now (the OsmAnd listener's: activation answers it to the app). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function until(check: () => Promise<boolean>, ms = 30_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -70,7 +57,7 @@ const call = async (path: string, params: Record<string, unknown>) => {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await buildFieldApp({ ifNeeded: true, quiet: true });
-  s = await startTestServer({ FSM_OSMAND_PORT: String(await freePort()), FSM_APP_HEARTBEAT_SECONDS: '2', FSM_APP_WATCH_POLL_MS: '100' });
+  s = await startTestServer({ FSM_APP_HEARTBEAT_SECONDS: '2', FSM_APP_WATCH_POLL_MS: '100' });
   owner = await s.user('office@example.com', { timeZone: TZ });
   tracker = s.addTracker(owner.id, '4824117902', { protocol: 'osmand', label: 'Eva phone' });
   browser = await launchChromium();
@@ -222,6 +209,61 @@ describe.sequential('the field app in Chromium on a phone', () => {
     const points = track.list.map((p: { lat: number; lng: number }) => [p.lat, p.lng]);
     expect(points).toEqual([...ROUTE, [52.5201, 13.4052]]);
     writeFileSync(join(SHOTS, 'form.json'), JSON.stringify(form, null, 2));
+  });
+
+  test('positions: after an offline period, a batch whose answer was lost is sent again with its key and stored once', async () => {
+    const writer = s!.running.gateway.core.writer;
+    const sent: { positions: { time: string; lat: number; lng: number }[]; idempotency_key: string }[] = [];
+    let lost = false;
+    let offline = true;
+    // The first batch reaches the server, its answer never reaches the phone (a connection cut after the request).
+    // (Playwright's routing sees requests before the offline emulation: offline ones are failed here.)
+    await page.route('**/v2/fsm/app/position/send', async (route) => {
+      if (offline) return route.abort('internetdisconnected');
+      sent.push(route.request().postDataJSON());
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    try {
+      const before = writer.committed;
+      await context!.setOffline(true);
+      await page.getByText('Offline', { exact: true }).waitFor();
+      await context!.setGeolocation({ latitude: 52.5203, longitude: 13.4054, accuracy: 5 });
+      await page.waitForTimeout(1_200);
+      await context!.setGeolocation({ latitude: 52.5204, longitude: 13.4055, accuracy: 5 });
+      await page.getByText('Waiting to be sent: 2 positions').waitFor();
+      offline = false;
+      await context!.setOffline(false);
+      expect(await until(async () => sent.length === 1)).toBe(true);
+      // Still waiting: no answer came. A new fix waits too; the next try (every 15 s) sends the same
+      // batch again, then one with the new fix.
+      await page.getByText('Waiting to be sent: 2 positions').waitFor();
+      await page.waitForTimeout(1_000);
+      await context!.setGeolocation({ latitude: 52.5205, longitude: 13.4056, accuracy: 5 });
+      await page.getByText('Waiting to be sent: 3 positions').waitFor();
+      await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 20_000 });
+      expect(sent.length).toBe(3);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(sent[0].positions.map((p) => [p.lat, p.lng])).toEqual([
+        [52.5203, 13.4054],
+        [52.5204, 13.4055],
+      ]);
+      expect(sent[2].idempotency_key).not.toBe(sent[0].idempotency_key);
+      expect(sent[2].positions.map((p) => [p.lat, p.lng])).toEqual([[52.5205, 13.4056]]);
+      // Written once each: the resend was answered from the key.
+      expect(writer.committed - before).toBe(3);
+      const track = await call('track/read', { tracker_id: tracker, from: formatDateTime(Date.now() - 3_600_000, TZ), to: formatDateTime(Date.now() + 60_000, TZ) });
+      expect(track.list.slice(-3).map((p: { lat: number; lng: number }) => [p.lat, p.lng])).toEqual([
+        [52.5203, 13.4054],
+        [52.5204, 13.4055],
+        [52.5205, 13.4056],
+      ]);
+    } finally {
+      await page.unroute('**/v2/fsm/app/position/send');
+      await context!.setOffline(false);
+    }
   });
 
   test('chat: a message written offline waits, reaches the operator once when online; the reply shows', async () => {

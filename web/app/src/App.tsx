@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, call, loadDevice, NetworkError, saveDevice, type Device } from './api.ts';
-import { clearOutbox, enqueue, flush, items, newKey, onOutboxChange, type Item } from './outbox.ts';
+import { clearOutbox, enqueue, flush, flushSoon, items, newKey, onOutboxChange, type Item } from './outbox.ts';
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
@@ -33,11 +33,11 @@ function Activate({ onActivated }: { onActivated: (d: Device) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const a = await call<{ token: string; tracker_id: number; label: string; positions: { device_id: string; port: number | null } }>('app/activate', { code, label: navigator.userAgent.slice(0, 200) });
+      const a = await call<{ token: string; tracker_id: number; label: string }>('app/activate', { code, label: navigator.userAgent.slice(0, 200) });
       const self = await call<{ time_zone: string }>('app/read', {}, a.token);
       sessionStorage.removeItem('fsm.app.notice');
       history.replaceState(null, '', '/app/');
-      onActivated({ token: a.token, trackerId: a.tracker_id, label: a.label, deviceId: a.positions.device_id, port: a.positions.port, timeZone: self.time_zone });
+      onActivated({ token: a.token, trackerId: a.tracker_id, label: a.label, timeZone: self.time_zone });
     } catch (e) {
       setError(e instanceof NetworkError ? 'No connection to the server' : e instanceof ApiError && e.code === 102 ? 'This code is wrong, used or expired. Ask your operator for a new one.' : e instanceof ApiError && e.code === 105 ? 'Too many wrong codes: wait a few minutes.' : String(e));
     } finally {
@@ -80,9 +80,10 @@ function useOnline(): boolean {
 function Main({ device, signOut }: { device: Device; signOut: (why?: string) => Promise<void> }) {
   const revoked = useCallback(() => void signOut('This phone was signed out by your operator. Ask for a new code.'), [signOut]);
   const send = useCallback(() => void flush(device, revoked), [device, revoked]);
+  const sendFix = useCallback(() => void flushSoon(device, revoked), [device, revoked]);
   const online = useOnline();
   const { tasks, live } = useTasks(device, revoked);
-  const { last, error: gpsError } = usePositions(send);
+  const { last, error: gpsError } = usePositions(sendFix);
   const [outbox, setOutbox] = useState<Item[]>([]);
   const [open, setOpen] = useState<number | null>(null);
   const [tab, setTab] = useState<'tasks' | 'chat' | 'status'>('tasks');

@@ -12,9 +12,6 @@ export interface Device {
   token: string;
   trackerId: number;
   label: string;
-  deviceId: string;
-  /** The OsmAnd listener's port (positions); null: the page's own port is not it, positions wait. */
-  port: number | null;
   timeZone: string;
 }
 
