@@ -272,13 +272,13 @@ const statusRead = defineCall({
 
 const statusAssign = defineCall({
   path: 'app/status/assign',
-  summary: "The employee sets the tracker's status (origin employee): 13 unless the listing is employee_controlled, 204 for a status not in it, 263 for the current one.",
+  summary: "The employee sets the tracker's status (origin employee): 13 unless the listing is employee_controlled, 204 for a status not in it, 263 for the current one; idempotency_key makes a resend count once.",
   access: 'device',
-  params: z.object({ new_status_id: id }),
-  handler({ services, device, user, params }) {
+  params: z.object({ new_status_id: id, idempotency_key: idempotencyKey }),
+  handler: ({ services, device, user, params }) => once(services, device, 'app/status/assign', params.idempotency_key, () => {
     const t = statusTracker(services, device.tracker);
     return { last_change: changeView(changeStatus({ store: services.store, now: services.now }, t, params.new_status_id, 'employee'), user.time_zone) };
-  },
+  }),
 });
 
 export const appCalls = [activationCreate, appRead, appRevoke, appActivate, appSelf, taskList, taskWatch, chatList, chatSend, positionSend, statusRead, statusAssign];

@@ -1,6 +1,6 @@
 /**
  * Idempotency keys of the field app (docs/field-app.md, "Idempotency keys"): app/chat/send,
- * app/form/submit, app/checkin/create and app/position/send sent again with the same key answer the first answer and
+ * app/form/submit, app/checkin/create, app/position/send and app/status/assign sent again with the same key answer the first answer and
  * store nothing new; the same key on another call is 7; keys are per token; without a key every call counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,18 @@ describe('idempotency keys of the app calls', () => {
     expect([many.body.status.code, many.body.errors[0].parameter]).toEqual([7, 'positions']);
     const far = await app('app/position/send', { positions: [{ time: at(1), lat: 91, lng: 2 }] });
     expect([far.body.status.code, far.body.errors[0].parameter]).toEqual([7, 'positions.0.lat']);
+  });
+
+  it('app/status/assign: a change queued offline and sent twice is one change, not a 263', async () => {
+    const listing = (await s.call('status/listing/create', { hash: owner.hash, listing: { label: 'Shift', employee_controlled: true } })).body.id;
+    const duty = (await s.call('status/create', { hash: owner.hash, listing_id: listing, status: { label: 'On duty', color: '2e9e44' } })).body.id;
+    await s.call('status/listing/tracker/assign', { hash: owner.hash, tracker_id: tracker, listing_id: listing });
+    const first = await app('app/status/assign', { new_status_id: duty, idempotency_key: 'k-status-1' });
+    expect(first.body).toMatchObject({ success: true, last_change: { new_status_id: duty, origin: 'employee' } });
+    expect((await app('app/status/assign', { new_status_id: duty, idempotency_key: 'k-status-1' })).body).toEqual(first.body);
+    expect(count('SELECT count(*) FROM status_changes WHERE tracker_id = ?', tracker)).toBe(1);
+    // Without the key the same change is 263, as documented.
+    expect((await app('app/status/assign', { new_status_id: duty })).body.status.code).toBe(263);
   });
 
   it('revoking the token drops its keys', async () => {

@@ -17,6 +17,8 @@ import { launchChromium } from '../console/browser.ts';
 import { jpeg } from '../files/fixtures.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'fieldapp');
+/** Screens the docs show (docs/field-app.md), at the phone's viewport. */
+const DOC_IMAGES = join(process.cwd(), 'docs', 'images');
 const TZ = 'Europe/Berlin';
 const ZONE = { lat: 52.52, lng: 13.405, address: 'Alexanderplatz 1', radius: 150 };
 /** From 2 km north-east into the zone, then staying there. */
@@ -237,12 +239,10 @@ describe.sequential('the field app in Chromium on a phone', () => {
       offline = false;
       await context!.setOffline(false);
       expect(await until(async () => sent.length === 1)).toBe(true);
-      // Still waiting: no answer came. A new fix waits too; the next try (every 15 s) sends the same
-      // batch again, then one with the new fix.
-      await page.getByText('Waiting to be sent: 2 positions').waitFor();
+      // No answer came: the batch waits. A new fix goes into a batch of its own; the next try (every
+      // 15 s) sends the same batch again.
       await page.waitForTimeout(1_000);
       await context!.setGeolocation({ latitude: 52.5205, longitude: 13.4056, accuracy: 5 });
-      await page.getByText('Waiting to be sent: 3 positions').waitFor();
       await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 20_000 });
       expect(sent.length).toBe(3);
       expect(sent[1]).toEqual(sent[0]);
@@ -299,8 +299,31 @@ describe.sequential('the field app in Chromium on a phone', () => {
     await page.getByRole('button', { name: 'Status' }).click();
     await page.getByRole('button', { name: 'On duty' }).click();
     await page.locator('.status-screen button.current', { hasText: 'On duty' }).waitFor();
-    expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
+    expect(await until(async () => (await call('status/tracker/read', { tracker_id: tracker })).current_status?.label === 'On duty')).toBe(true);
+    await page.locator('.status-screen button.current:not(.pending)', { hasText: 'On duty' }).waitFor();
     await shot('11-working-status');
+  });
+
+  test('working status offline: the change waits in the outbox, shows as chosen and reaches the operator once', async () => {
+    await context!.setOffline(true);
+    await page.getByText('Offline', { exact: true }).waitFor();
+    // The screen opens offline from what it last read.
+    await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByRole('button', { name: 'Status' }).click();
+    await page.getByText('Offline: a status you choose is sent when the connection returns.').waitFor();
+    await page.getByRole('button', { name: 'Break' }).click();
+    await page.locator('.status-screen button.current.pending', { hasText: 'Break' }).waitFor();
+    await page.getByText('Waiting to be sent: 1 status change').waitFor();
+    await page.getByText('Break: saved on this phone, sent when the connection returns.').waitFor();
+    await shot('11b-working-status-offline');
+    await page.screenshot({ path: join(DOC_IMAGES, 'app-status-offline.png') });
+    expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
+    await context!.setOffline(false);
+    expect(await until(async () => (await call('status/tracker/read', { tracker_id: tracker })).current_status?.label === 'Break')).toBe(true);
+    await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator('.status-screen button.current:not(.pending)', { hasText: 'Break' }).waitFor();
+    const changes = s!.sql.prepare('SELECT new_status_id, origin FROM status_changes WHERE tracker_id = ? ORDER BY id').all(tracker) as { origin: string }[];
+    expect(changes.map((c) => c.origin)).toEqual(['employee', 'employee']);
   });
 
   test('a check-in with a comment and a photo reaches the operator once', async () => {

@@ -9,13 +9,14 @@ import { clearOutbox, enqueue, flush, flushSoon, items, newKey, onOutboxChange, 
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
-import { Chat, WorkStatus } from './Chat.tsx';
+import { Chat, clearStatus, WorkStatus } from './Chat.tsx';
 
 export function App() {
   const [device, setDevice] = useState<Device | null>(loadDevice);
   const signOut = useCallback(async (why?: string) => {
     saveDevice(null);
     clearTasks();
+    clearStatus();
     await clearOutbox();
     if (why) sessionStorage.setItem('fsm.app.notice', why);
     setDevice(null);
@@ -121,13 +122,13 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
         .filter((i) => i.error)
         .map((i) => (
           <p className="error" key={i.id}>
-            Not accepted: {i.kind === 'form' ? `form of ${i.label}` : i.kind}: {i.error}
+            Not accepted: {i.kind === 'form' ? `form of ${i.label}` : i.kind === 'status' ? `status ${i.label}` : i.kind}: {i.error}
           </p>
         ))}
       {tab === 'chat' ? (
         <Chat device={device} outbox={outbox} onQueued={send} />
       ) : tab === 'status' ? (
-        <WorkStatus device={device} />
+        <WorkStatus device={device} outbox={outbox} onQueued={send} />
       ) : task ? (
         <TaskView task={task} device={device} position={last} waiting={outbox.some((i) => i.kind === 'form' && i.taskId === task.id && !i.error)} onQueued={send} />
       ) : (
@@ -222,6 +223,7 @@ function summary(list: Item[]): string {
     [n('position'), 'position', 'positions'],
     [n('chat'), 'message', 'messages'],
     [n('checkin'), 'check-in', 'check-ins'],
+    [n('status'), 'status change', 'status changes'],
   ]
     .filter(([c]) => c)
     .map(([c, one, many]) => `${c} ${c === 1 ? one : many}`)

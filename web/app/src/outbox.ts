@@ -3,7 +3,7 @@
  * IndexedDB, then sent in the order it was made. An item leaves the outbox only once the server
  * answered it; without an answer (offline) sending stops and resumes when the connection returns.
  * A form's files are uploaded one by one and each upload's file id is written back into the item,
- * so a retry never uploads a file twice. A refusal (an API error) keeps the item with its error,
+ * so a retry never uploads a file twice. A working status chosen offline waits here too. A refusal (an API error) keeps the item with its error,
  * shown to the employee, and the next items go on.
  */
 import { ApiError, call, NetworkError, upload, zoned, type Device } from './api.ts';
@@ -59,7 +59,13 @@ export interface CheckinJob {
   location: { lat: number; lng: number; precision?: number };
   time: number;
 }
-export type Job = FormJob | PositionJob | ChatJob | CheckinJob;
+export interface StatusJob {
+  kind: 'status';
+  key: string;
+  statusId: number;
+  label: string;
+}
+export type Job = FormJob | PositionJob | ChatJob | CheckinJob | StatusJob;
 export type Item = Job & { id: number; error?: string; fieldErrors?: Record<string, string> };
 
 const DB = 'fsm-field-app';
@@ -195,6 +201,15 @@ async function sendForm(device: Device, item: Item & FormJob): Promise<void> {
   await call('app/form/submit', { task_id: item.taskId, values, location: item.location, time: zoned(item.time, device.timeZone), idempotency_key: item.key }, device.token);
 }
 
+/** A working status chosen (offline or not): 263 means it is current already (the supervisor set it meanwhile), which is what was wanted. */
+async function sendStatus(device: Device, item: Item & StatusJob): Promise<void> {
+  try {
+    await call('app/status/assign', { new_status_id: item.statusId, idempotency_key: item.key }, device.token);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.code === 263)) throw e;
+  }
+}
+
 let running: Promise<void> | null = null;
 /** When a send last got no answer (ms). */
 let lastNoAnswer = 0;
@@ -230,6 +245,9 @@ export function flush(device: Device, onRevoked: () => void): Promise<void> {
             await remove(first.id);
           } else if (first.kind === 'checkin') {
             await sendCheckin(device, first);
+            await remove(first.id);
+          } else if (first.kind === 'status') {
+            await sendStatus(device, first);
             await remove(first.id);
           } else {
             await call('app/chat/send', { message: first.text, idempotency_key: first.key }, device.token);
