@@ -10,7 +10,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { buildFieldApp } from '../../web/app/build.ts';
+import { buildConsole } from '../../web/console/build.ts';
 import { formatDateTime } from '../../src/core/time.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium } from '../console/browser.ts';
@@ -58,6 +60,8 @@ const call = async (path: string, params: Record<string, unknown>) => {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  // The console's build holds the offline basemap the task map draws.
+  await buildConsole({ ifNeeded: true, quiet: true });
   await buildFieldApp({ ifNeeded: true, quiet: true });
   s = await startTestServer({ FSM_APP_HEARTBEAT_SECONDS: '2', FSM_APP_WATCH_POLL_MS: '100' });
   owner = await s.user('office@example.com', { timeZone: TZ });
@@ -153,6 +157,19 @@ describe.sequential('the field app in Chromium on a phone', () => {
   test('the form filled offline with a photo and a signature is sent once when the connection returns', async () => {
     await page.getByText('Boiler check').click();
     await page.getByRole('heading', { name: 'Inspection' }).waitFor();
+    // The task's place on a small map, with the phone's own position.
+    const map = page.locator('.task-map[data-state="idle"]');
+    await map.waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(DOC_IMAGES, 'app-task.png') });
+    const { data, info } = await sharp(await map.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const near = (rgb: [number, number, number]) => {
+      let n = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i] - rgb[0]) + Math.abs(data[i + 1] - rgb[1]) + Math.abs(data[i + 2] - rgb[2]) < 24) n++;
+      return n;
+    };
+    expect(near([0xd9, 0x30, 0x25])).toBeGreaterThan(100); // the task circle's edge and centre
+    expect(near([0x1d, 0x6f, 0xd6])).toBeGreaterThan(100); // the phone's position
+    expect(near([0xf4, 0xf1, 0xea])).toBeGreaterThan(1000); // land of the offline basemap
     await context!.setOffline(true);
     await page.getByText('Offline').waitFor();
     // Submitting without the required values: the app says so next to each field, nothing is queued.

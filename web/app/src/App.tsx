@@ -3,13 +3,16 @@
  * place and form, and what waits in the outbox. Everything the employee does goes to the outbox
  * first (outbox.ts) and is sent from there.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError, call, loadDevice, NetworkError, saveDevice, type Device } from './api.ts';
 import { clearOutbox, enqueue, flush, flushSoon, items, newKey, onOutboxChange, type Item } from './outbox.ts';
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
 import { Chat, clearStatus, WorkStatus } from './Chat.tsx';
+
+/** MapLibre only when a task is opened: the task list stays light. */
+const TaskMap = lazy(() => import('./TaskMap.tsx'));
 
 export function App() {
   const [device, setDevice] = useState<Device | null>(loadDevice);
@@ -230,7 +233,7 @@ function summary(list: Item[]): string {
     .join(', ');
 }
 
-function TaskView({ task, device, position, waiting, onQueued }: { task: Task; device: Device; position: { lat: number; lng: number } | null; waiting: boolean; onQueued: () => void }) {
+function TaskView({ task, device, position, waiting, onQueued }: { task: Task; device: Device; position: { lat: number; lng: number; accuracy: number | null } | null; waiting: boolean; onQueued: () => void }) {
   const [queued, setQueued] = useState(false);
   const { lat, lng } = task.location;
   return (
@@ -239,6 +242,9 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
       <p>{task.location.address}</p>
       {task.description ? <p>{task.description}</p> : null}
       <p>{span(task.from, task.to)}</p>
+      <Suspense fallback={<div className="task-map" data-state="loading" />}>
+        <TaskMap place={task.location} here={position} />
+      </Suspense>
       <a className="route" href={`geo:${lat},${lng}?q=${lat},${lng}`}>
         Route to the place
       </a>
@@ -251,7 +257,7 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
           <FormView
             task={task}
             onSubmit={async ({ values, files }) => {
-              await enqueue({ kind: 'form', key: newKey(), taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ?? { lat, lng }, time: Date.now() });
+              await enqueue({ kind: 'form', key: newKey(), taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ? { lat: position.lat, lng: position.lng } : { lat, lng }, time: Date.now() });
               setQueued(true);
               onQueued();
             }}
