@@ -333,7 +333,7 @@ describe.sequential('the field app in Chromium on a phone', () => {
     await page.getByText('Waiting to be sent: 1 status change').waitFor();
     await page.getByText('Break: saved on this phone, sent when the connection returns.').waitFor();
     await shot('11b-working-status-offline');
-    await page.screenshot({ path: join(DOC_IMAGES, 'app-status-offline.png') });
+    await page.screenshot({ path: join(DOC_IMAGES, 'app-status.png') });
     expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
     await context!.setOffline(false);
     expect(await until(async () => (await call('status/tracker/read', { tracker_id: tracker })).current_status?.label === 'Break')).toBe(true);
