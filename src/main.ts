@@ -139,6 +139,8 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   if (handOff) gateway.core.writer.handOff(handOff.sender);
   await forwarding.ready;
   (services as Services).forwarding = forwarding;
+  // The field app's positions (app/position/send) go through the same writer as every device's.
+  (services as Services).fixes = { store: (sourceId, fixes) => gateway.core.writer.submit(sourceId, fixes.map((f) => ({ ...f, valid: true, attributes: {} })), Date.now()) };
   gateway.core.writer.onCommitted = () => telemetry.soon();
   gateway.core.writer.onCommitLatency = ops.observeCommit;
   gateway.core.writer.onStored = live.changed;

@@ -15,7 +15,7 @@ import { taskViews } from '../tasks/view.ts';
 import { formView } from '../forms/view.ts';
 import type { ChatRow } from '../store/chat.ts';
 import type { TrackerRow } from '../store/trackers.ts';
-import { defineCall, type Services } from './kernel.ts';
+import { defineCall, type AppFix, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { ownTracker, trackerView } from './tracker.ts';
 import { changeView } from './status.ts';
@@ -211,6 +211,39 @@ const chatSend = defineCall({
   }),
 });
 
+// ---- positions
+
+/** Most positions in one app/position/send (the app sends batches of up to 50). */
+const MAX_POSITIONS = 100;
+const position = z.object({
+  time: z.string(),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  accuracy: z.number().min(0).max(100_000).optional(),
+  speed: z.number().min(0).max(2_000).optional(),
+  heading: z.number().min(0).max(360).optional(),
+  altitude: z.number().min(-10_000).max(100_000).optional(),
+});
+
+const positionSend = defineCall({
+  path: 'app/position/send',
+  summary: "Positions of the app's phone (up to 100, times in the owner's zone, speed km/h, accuracy m), answered once committed; idempotency_key makes a resent batch count once.",
+  access: 'device',
+  params: z.object({ positions: z.array(position).min(1).max(MAX_POSITIONS), idempotency_key: idempotencyKey }),
+  async handler({ services, device, user, params }) {
+    const fixes: AppFix[] = params.positions.map((p, i) => {
+      const time = parseDateTime(p.time, user.time_zone);
+      if (time === undefined) throw invalidParams([{ parameter: `positions.${i}.time`, error: 'expected yyyy-MM-dd HH:mm:ss' }]);
+      return { time, lat: p.lat, lng: p.lng, ...(p.speed === undefined ? {} : { speed: p.speed }), ...(p.heading === undefined ? {} : { course: p.heading }), ...(p.altitude === undefined ? {} : { altitude: p.altitude }), ...(p.accuracy === undefined ? {} : { precision: p.accuracy }) };
+    });
+    return once(services, device, 'app/position/send', params.idempotency_key, async () => {
+      if (!services.fixes) throw new Error('no fix writer wired in');
+      await services.fixes.store(device.tracker.source_id, fixes);
+      return { count: fixes.length };
+    });
+  },
+});
+
 // ---- own status
 
 function statusTracker(services: Services, t: TrackerRow): TrackerRow {
@@ -239,13 +272,13 @@ const statusRead = defineCall({
 
 const statusAssign = defineCall({
   path: 'app/status/assign',
-  summary: "The employee sets the tracker's status (origin employee): 13 unless the listing is employee_controlled, 204 for a status not in it, 263 for the current one.",
+  summary: "The employee sets the tracker's status (origin employee): 13 unless the listing is employee_controlled, 204 for a status not in it, 263 for the current one; idempotency_key makes a resend count once.",
   access: 'device',
-  params: z.object({ new_status_id: id }),
-  handler({ services, device, user, params }) {
+  params: z.object({ new_status_id: id, idempotency_key: idempotencyKey }),
+  handler: ({ services, device, user, params }) => once(services, device, 'app/status/assign', params.idempotency_key, () => {
     const t = statusTracker(services, device.tracker);
     return { last_change: changeView(changeStatus({ store: services.store, now: services.now }, t, params.new_status_id, 'employee'), user.time_zone) };
-  },
+  }),
 });
 
-export const appCalls = [activationCreate, appRead, appRevoke, appActivate, appSelf, taskList, taskWatch, chatList, chatSend, statusRead, statusAssign];
+export const appCalls = [activationCreate, appRead, appRevoke, appActivate, appSelf, taskList, taskWatch, chatList, chatSend, positionSend, statusRead, statusAssign];

@@ -31,7 +31,25 @@ import { appDevice, type AppDevice } from '../fieldapp/activation.ts';
 
 export const MOUNTS = ['/v2/fsm/', '/v2/', '/api-v2/'] as const;
 
-/** What every handler can reach: passed explicitly, no globals. */
+/** One position of the field app (app/position/send): a valid GNSS fix, speed in km/h, accuracy in metres. */
+export interface AppFix {
+  time: number;
+  lat: number;
+  lng: number;
+  speed?: number;
+  course?: number;
+  altitude?: number;
+  precision?: number;
+}
+
+/**
+ * What the API needs of the fix writer: the gateway's (src/gateway/writer.ts), wired in by src/main.ts.
+ * Resolves once the fixes are committed; rejects when the store cannot take them.
+ */
+export interface FixSink {
+  store(sourceId: number, fixes: AppFix[]): Promise<void>;
+}
+
 /** What the API needs of chat delivery: the gateway provides it (src/gateway/chat.ts), src/main.ts wires it in. */
 export interface ChatSender {
   /** Whether a device speaking `protocol` can receive chat text. */
@@ -40,6 +58,7 @@ export interface ChatSender {
   flush(sourceId: number): Promise<void>;
 }
 
+/** What every handler can reach: passed explicitly, no globals. */
 export interface Services {
   config: Readonly<Config>;
   store: Store;
@@ -48,6 +67,8 @@ export interface Services {
   geocoder: Geocoder;
   /** Delivery of chat messages to connected devices (the gateway's, src/gateway/chat.ts). */
   chat: ChatSender;
+  /** Positions of the field app, committed by the gateway's writer; absent: app/position/send answers 1. */
+  fixes?: FixSink;
   /** The clock (ms UTC); tests may replace it. */
   now: () => number;
   /** Long track lines simplified off the event loop (the telemetry pool); absent: on this thread. */

@@ -1,6 +1,6 @@
 /**
  * Idempotency keys of the field app (docs/field-app.md, "Idempotency keys"): app/chat/send,
- * app/form/submit and app/checkin/create sent again with the same key answer the first answer and
+ * app/form/submit, app/checkin/create, app/position/send and app/status/assign sent again with the same key answer the first answer and
  * store nothing new; the same key on another call is 7; keys are per token; without a key every call counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,57 @@ describe('idempotency keys of the app calls', () => {
     const refused = await app('app/checkin/create', { location: { lat: 1, lng: 2 }, file_ids: [999999], idempotency_key: 'k-checkin-2' });
     expect(refused.body.status.code).toBe(7);
     expect((await app('app/checkin/create', { location: { lat: 1, lng: 2 }, idempotency_key: 'k-checkin-2' })).body.success).toBe(true);
+  });
+
+  it('app/position/send: a retried batch is stored once; the same key never stores other positions', async () => {
+    const writer = s.running.gateway.core.writer;
+    const at = (min: number) => `2026-03-02 08:${String(min).padStart(2, '0')}:00`;
+    const batch = [
+      { time: at(1), lat: 52.52, lng: 13.405, accuracy: 6, speed: 18, heading: 90, altitude: 40 },
+      { time: at(2), lat: 52.521, lng: 13.406, accuracy: 5 },
+    ];
+    const before = writer.committed;
+    const first = await app('app/position/send', { positions: batch, idempotency_key: 'k-pos-1' });
+    expect(first.body).toEqual({ success: true, count: 2 });
+    expect(writer.committed - before).toBe(2);
+    // The retry after a lost answer: the first answer, nothing handed to the writer again.
+    expect((await app('app/position/send', { positions: batch, idempotency_key: 'k-pos-1' })).body).toEqual(first.body);
+    // Two at once with a new key: written once.
+    const both = await Promise.all([1, 2].map(() => app('app/position/send', { positions: [{ time: at(3), lat: 52.522, lng: 13.407 }], idempotency_key: 'k-pos-2' })));
+    expect(both.map((r) => r.body)).toEqual([{ success: true, count: 1 }, { success: true, count: 1 }]);
+    expect(writer.committed - before).toBe(3);
+    // The same key with other positions (a phone that built the batch again): the first answer, not stored.
+    expect((await app('app/position/send', { positions: [{ time: at(9), lat: 1, lng: 1 }], idempotency_key: 'k-pos-1' })).body).toEqual(first.body);
+    expect(writer.committed - before).toBe(3);
+    const track = await s.call('track/read', { hash: owner.hash, tracker_id: tracker, from: at(0), to: at(30) });
+    expect(track.body.list.map((p: { lat: number; lng: number; get_time: string; speed: number; heading: number; precision: number }) => [p.get_time, p.lat, p.lng])).toEqual([
+      [at(1), 52.52, 13.405],
+      [at(2), 52.521, 13.406],
+      [at(3), 52.522, 13.407],
+    ]);
+    expect(track.body.list[0]).toMatchObject({ speed: 18, heading: 90, precision: 6, alt: 40 });
+    expect(count('SELECT count(*) FROM fixes WHERE source_id = (SELECT source_id FROM trackers WHERE id = ?)', tracker)).toBe(3);
+    // The key of another call is 7 naming it; a bad time or too many positions are 7 naming them.
+    const other = await app('app/position/send', { positions: batch, idempotency_key: 'k-chat-1' });
+    expect([other.status, other.body.errors]).toEqual([400, [{ parameter: 'idempotency_key', error: 'was used for app/chat/send' }]]);
+    const bad = await app('app/position/send', { positions: [{ time: 'yesterday', lat: 1, lng: 2 }] });
+    expect([bad.status, bad.body.status.code, bad.body.errors]).toEqual([400, 7, [{ parameter: 'positions.0.time', error: 'expected yyyy-MM-dd HH:mm:ss' }]]);
+    const many = await app('app/position/send', { positions: Array.from({ length: 101 }, (_, i) => ({ time: at(i % 60), lat: 1, lng: 2 })) });
+    expect([many.body.status.code, many.body.errors[0].parameter]).toEqual([7, 'positions']);
+    const far = await app('app/position/send', { positions: [{ time: at(1), lat: 91, lng: 2 }] });
+    expect([far.body.status.code, far.body.errors[0].parameter]).toEqual([7, 'positions.0.lat']);
+  });
+
+  it('app/status/assign: a change queued offline and sent twice is one change, not a 263', async () => {
+    const listing = (await s.call('status/listing/create', { hash: owner.hash, listing: { label: 'Shift', employee_controlled: true } })).body.id;
+    const duty = (await s.call('status/create', { hash: owner.hash, listing_id: listing, status: { label: 'On duty', color: '2e9e44' } })).body.id;
+    await s.call('status/listing/tracker/assign', { hash: owner.hash, tracker_id: tracker, listing_id: listing });
+    const first = await app('app/status/assign', { new_status_id: duty, idempotency_key: 'k-status-1' });
+    expect(first.body).toMatchObject({ success: true, last_change: { new_status_id: duty, origin: 'employee' } });
+    expect((await app('app/status/assign', { new_status_id: duty, idempotency_key: 'k-status-1' })).body).toEqual(first.body);
+    expect(count('SELECT count(*) FROM status_changes WHERE tracker_id = ?', tracker)).toBe(1);
+    // Without the key the same change is 263, as documented.
+    expect((await app('app/status/assign', { new_status_id: duty })).body.status.code).toBe(263);
   });
 
   it('revoking the token drops its keys', async () => {

@@ -1,23 +1,26 @@
 /**
  * The field app end to end (issue 27, docs/field-app.md "The app"): Debian's Chromium with a phone's
- * viewport against the real server and its OsmAnd listener. A phone is activated with the operator's
- * code (from the QR link), receives a task live, drives into its zone along emulated positions (the
+ * viewport against the real server (positions go to app/position/send: no OsmAnd listener). A phone
+ * is activated with the operator's code (from the QR link), receives a task live, drives into its zone along emulated positions (the
  * server judges the arrival), fills the form with a photo and a signature while offline, comes back
  * online, and the operator's API shows the form submitted once with its two files, the task done and
  * the positions in the track. Screenshots in test-results/fieldapp/.
  */
-import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { buildFieldApp } from '../../web/app/build.ts';
+import { buildConsole } from '../../web/console/build.ts';
 import { formatDateTime } from '../../src/core/time.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium } from '../console/browser.ts';
 import { jpeg } from '../files/fixtures.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'fieldapp');
+/** Screens the docs show (docs/field-app.md), at the phone's viewport. */
+const DOC_IMAGES = join(process.cwd(), 'docs', 'images');
 const TZ = 'Europe/Berlin';
 const ZONE = { lat: 52.52, lng: 13.405, address: 'Alexanderplatz 1', radius: 150 };
 /** From 2 km north-east into the zone, then staying there. */
@@ -40,18 +43,6 @@ let tracker: number;
 const pageErrors: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
-/** A port free right now (the OsmAnd listener's: activation answers it to the app). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function until(check: () => Promise<boolean>, ms = 30_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -69,8 +60,10 @@ const call = async (path: string, params: Record<string, unknown>) => {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  // The console's build holds the offline basemap the task map draws.
+  await buildConsole({ ifNeeded: true, quiet: true });
   await buildFieldApp({ ifNeeded: true, quiet: true });
-  s = await startTestServer({ FSM_OSMAND_PORT: String(await freePort()), FSM_APP_HEARTBEAT_SECONDS: '2', FSM_APP_WATCH_POLL_MS: '100' });
+  s = await startTestServer({ FSM_APP_HEARTBEAT_SECONDS: '2', FSM_APP_WATCH_POLL_MS: '100' });
   owner = await s.user('office@example.com', { timeZone: TZ });
   tracker = s.addTracker(owner.id, '4824117902', { protocol: 'osmand', label: 'Eva phone' });
   browser = await launchChromium();
@@ -164,6 +157,19 @@ describe.sequential('the field app in Chromium on a phone', () => {
   test('the form filled offline with a photo and a signature is sent once when the connection returns', async () => {
     await page.getByText('Boiler check').click();
     await page.getByRole('heading', { name: 'Inspection' }).waitFor();
+    // The task's place on a small map, with the phone's own position.
+    const map = page.locator('.task-map[data-state="idle"]');
+    await map.waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(DOC_IMAGES, 'app-task.png') });
+    const { data, info } = await sharp(await map.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const near = (rgb: [number, number, number]) => {
+      let n = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i] - rgb[0]) + Math.abs(data[i + 1] - rgb[1]) + Math.abs(data[i + 2] - rgb[2]) < 24) n++;
+      return n;
+    };
+    expect(near([0xd9, 0x30, 0x25])).toBeGreaterThan(100); // the task circle's edge and centre
+    expect(near([0x1d, 0x6f, 0xd6])).toBeGreaterThan(100); // the phone's position
+    expect(near([0xf4, 0xf1, 0xea])).toBeGreaterThan(1000); // land of the offline basemap
     await context!.setOffline(true);
     await page.getByText('Offline').waitFor();
     // Submitting without the required values: the app says so next to each field, nothing is queued.
@@ -224,6 +230,59 @@ describe.sequential('the field app in Chromium on a phone', () => {
     writeFileSync(join(SHOTS, 'form.json'), JSON.stringify(form, null, 2));
   });
 
+  test('positions: after an offline period, a batch whose answer was lost is sent again with its key and stored once', async () => {
+    const writer = s!.running.gateway.core.writer;
+    const sent: { positions: { time: string; lat: number; lng: number }[]; idempotency_key: string }[] = [];
+    let lost = false;
+    let offline = true;
+    // The first batch reaches the server, its answer never reaches the phone (a connection cut after the request).
+    // (Playwright's routing sees requests before the offline emulation: offline ones are failed here.)
+    await page.route('**/v2/fsm/app/position/send', async (route) => {
+      if (offline) return route.abort('internetdisconnected');
+      sent.push(route.request().postDataJSON());
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    try {
+      const before = writer.committed;
+      await context!.setOffline(true);
+      await page.getByText('Offline', { exact: true }).waitFor();
+      await context!.setGeolocation({ latitude: 52.5203, longitude: 13.4054, accuracy: 5 });
+      await page.waitForTimeout(1_200);
+      await context!.setGeolocation({ latitude: 52.5204, longitude: 13.4055, accuracy: 5 });
+      await page.getByText('Waiting to be sent: 2 positions').waitFor();
+      offline = false;
+      await context!.setOffline(false);
+      expect(await until(async () => sent.length === 1)).toBe(true);
+      // No answer came: the batch waits. A new fix goes into a batch of its own; the next try (every
+      // 15 s) sends the same batch again.
+      await page.waitForTimeout(1_000);
+      await context!.setGeolocation({ latitude: 52.5205, longitude: 13.4056, accuracy: 5 });
+      await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 20_000 });
+      expect(sent.length).toBe(3);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(sent[0].positions.map((p) => [p.lat, p.lng])).toEqual([
+        [52.5203, 13.4054],
+        [52.5204, 13.4055],
+      ]);
+      expect(sent[2].idempotency_key).not.toBe(sent[0].idempotency_key);
+      expect(sent[2].positions.map((p) => [p.lat, p.lng])).toEqual([[52.5205, 13.4056]]);
+      // Written once each: the resend was answered from the key.
+      expect(writer.committed - before).toBe(3);
+      const track = await call('track/read', { tracker_id: tracker, from: formatDateTime(Date.now() - 3_600_000, TZ), to: formatDateTime(Date.now() + 60_000, TZ) });
+      expect(track.list.slice(-3).map((p: { lat: number; lng: number }) => [p.lat, p.lng])).toEqual([
+        [52.5203, 13.4054],
+        [52.5204, 13.4055],
+        [52.5205, 13.4056],
+      ]);
+    } finally {
+      await page.unroute('**/v2/fsm/app/position/send');
+      await context!.setOffline(false);
+    }
+  });
+
   test('chat: a message written offline waits, reaches the operator once when online; the reply shows', async () => {
     await page.getByRole('button', { name: 'Chat' }).click();
     await context!.setOffline(true);
@@ -257,8 +316,31 @@ describe.sequential('the field app in Chromium on a phone', () => {
     await page.getByRole('button', { name: 'Status' }).click();
     await page.getByRole('button', { name: 'On duty' }).click();
     await page.locator('.status-screen button.current', { hasText: 'On duty' }).waitFor();
-    expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
+    expect(await until(async () => (await call('status/tracker/read', { tracker_id: tracker })).current_status?.label === 'On duty')).toBe(true);
+    await page.locator('.status-screen button.current:not(.pending)', { hasText: 'On duty' }).waitFor();
     await shot('11-working-status');
+  });
+
+  test('working status offline: the change waits in the outbox, shows as chosen and reaches the operator once', async () => {
+    await context!.setOffline(true);
+    await page.getByText('Offline', { exact: true }).waitFor();
+    // The screen opens offline from what it last read.
+    await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByRole('button', { name: 'Status' }).click();
+    await page.getByText('Offline: a status you choose is sent when the connection returns.').waitFor();
+    await page.getByRole('button', { name: 'Break' }).click();
+    await page.locator('.status-screen button.current.pending', { hasText: 'Break' }).waitFor();
+    await page.getByText('Waiting to be sent: 1 status change').waitFor();
+    await page.getByText('Break: saved on this phone, sent when the connection returns.').waitFor();
+    await shot('11b-working-status-offline');
+    await page.screenshot({ path: join(DOC_IMAGES, 'app-status.png') });
+    expect((await call('status/tracker/read', { tracker_id: tracker })).current_status).toMatchObject({ label: 'On duty' });
+    await context!.setOffline(false);
+    expect(await until(async () => (await call('status/tracker/read', { tracker_id: tracker })).current_status?.label === 'Break')).toBe(true);
+    await page.getByText(/Waiting to be sent/).waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator('.status-screen button.current:not(.pending)', { hasText: 'Break' }).waitFor();
+    const changes = s!.sql.prepare('SELECT new_status_id, origin FROM status_changes WHERE tracker_id = ? ORDER BY id').all(tracker) as { origin: string }[];
+    expect(changes.map((c) => c.origin)).toEqual(['employee', 'employee']);
   });
 
   test('a check-in with a comment and a photo reaches the operator once', async () => {

@@ -15,7 +15,14 @@ const config: UserConfig = {
   base: '/app/',
   plugins: [react()],
   logLevel: 'warn',
-  build: { outDir: 'dist', emptyOutDir: true },
-  server: { proxy: { '/v2': { target: api } } },
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // MapLibre (the task map, loaded with the task screen) is one large module: a chunk of its own.
+    chunkSizeWarningLimit: 1200,
+    rolldownOptions: { output: { manualChunks: (id: string) => (id.includes('node_modules/maplibre-gl') ? 'maplibre' : undefined) } },
+  },
+  server: { proxy: Object.fromEntries(['/v2', '/console/config.json', '/console/basemap.pmtiles', '/basemap'].map((p) => [p, { target: api }])) },
 };
 export default config;

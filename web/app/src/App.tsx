@@ -3,19 +3,23 @@
  * place and form, and what waits in the outbox. Everything the employee does goes to the outbox
  * first (outbox.ts) and is sent from there.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError, call, loadDevice, NetworkError, saveDevice, type Device } from './api.ts';
-import { clearOutbox, enqueue, flush, items, newKey, onOutboxChange, type Item } from './outbox.ts';
+import { clearOutbox, enqueue, flush, flushSoon, items, newKey, onOutboxChange, type Item } from './outbox.ts';
 import { usePositions } from './positions.ts';
 import { clearTasks, useTasks, type Task } from './tasks.ts';
 import { FormView } from './FormView.tsx';
-import { Chat, WorkStatus } from './Chat.tsx';
+import { Chat, clearStatus, WorkStatus } from './Chat.tsx';
+
+/** MapLibre only when a task is opened: the task list stays light. */
+const TaskMap = lazy(() => import('./TaskMap.tsx'));
 
 export function App() {
   const [device, setDevice] = useState<Device | null>(loadDevice);
   const signOut = useCallback(async (why?: string) => {
     saveDevice(null);
     clearTasks();
+    clearStatus();
     await clearOutbox();
     if (why) sessionStorage.setItem('fsm.app.notice', why);
     setDevice(null);
@@ -33,11 +37,11 @@ function Activate({ onActivated }: { onActivated: (d: Device) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const a = await call<{ token: string; tracker_id: number; label: string; positions: { device_id: string; port: number | null } }>('app/activate', { code, label: navigator.userAgent.slice(0, 200) });
+      const a = await call<{ token: string; tracker_id: number; label: string }>('app/activate', { code, label: navigator.userAgent.slice(0, 200) });
       const self = await call<{ time_zone: string }>('app/read', {}, a.token);
       sessionStorage.removeItem('fsm.app.notice');
       history.replaceState(null, '', '/app/');
-      onActivated({ token: a.token, trackerId: a.tracker_id, label: a.label, deviceId: a.positions.device_id, port: a.positions.port, timeZone: self.time_zone });
+      onActivated({ token: a.token, trackerId: a.tracker_id, label: a.label, timeZone: self.time_zone });
     } catch (e) {
       setError(e instanceof NetworkError ? 'No connection to the server' : e instanceof ApiError && e.code === 102 ? 'This code is wrong, used or expired. Ask your operator for a new one.' : e instanceof ApiError && e.code === 105 ? 'Too many wrong codes: wait a few minutes.' : String(e));
     } finally {
@@ -80,9 +84,10 @@ function useOnline(): boolean {
 function Main({ device, signOut }: { device: Device; signOut: (why?: string) => Promise<void> }) {
   const revoked = useCallback(() => void signOut('This phone was signed out by your operator. Ask for a new code.'), [signOut]);
   const send = useCallback(() => void flush(device, revoked), [device, revoked]);
+  const sendFix = useCallback(() => void flushSoon(device, revoked), [device, revoked]);
   const online = useOnline();
   const { tasks, live } = useTasks(device, revoked);
-  const { last, error: gpsError } = usePositions(send);
+  const { last, error: gpsError } = usePositions(sendFix);
   const [outbox, setOutbox] = useState<Item[]>([]);
   const [open, setOpen] = useState<number | null>(null);
   const [tab, setTab] = useState<'tasks' | 'chat' | 'status'>('tasks');
@@ -120,13 +125,13 @@ function Main({ device, signOut }: { device: Device; signOut: (why?: string) => 
         .filter((i) => i.error)
         .map((i) => (
           <p className="error" key={i.id}>
-            Not accepted: {i.kind === 'form' ? `form of ${i.label}` : i.kind}: {i.error}
+            Not accepted: {i.kind === 'form' ? `form of ${i.label}` : i.kind === 'status' ? `status ${i.label}` : i.kind}: {i.error}
           </p>
         ))}
       {tab === 'chat' ? (
         <Chat device={device} outbox={outbox} onQueued={send} />
       ) : tab === 'status' ? (
-        <WorkStatus device={device} />
+        <WorkStatus device={device} outbox={outbox} onQueued={send} />
       ) : task ? (
         <TaskView task={task} device={device} position={last} waiting={outbox.some((i) => i.kind === 'form' && i.taskId === task.id && !i.error)} onQueued={send} />
       ) : (
@@ -221,13 +226,14 @@ function summary(list: Item[]): string {
     [n('position'), 'position', 'positions'],
     [n('chat'), 'message', 'messages'],
     [n('checkin'), 'check-in', 'check-ins'],
+    [n('status'), 'status change', 'status changes'],
   ]
     .filter(([c]) => c)
     .map(([c, one, many]) => `${c} ${c === 1 ? one : many}`)
     .join(', ');
 }
 
-function TaskView({ task, device, position, waiting, onQueued }: { task: Task; device: Device; position: { lat: number; lng: number } | null; waiting: boolean; onQueued: () => void }) {
+function TaskView({ task, device, position, waiting, onQueued }: { task: Task; device: Device; position: { lat: number; lng: number; accuracy: number | null } | null; waiting: boolean; onQueued: () => void }) {
   const [queued, setQueued] = useState(false);
   const { lat, lng } = task.location;
   return (
@@ -236,6 +242,9 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
       <p>{task.location.address}</p>
       {task.description ? <p>{task.description}</p> : null}
       <p>{span(task.from, task.to)}</p>
+      <Suspense fallback={<div className="task-map" data-state="loading" />}>
+        <TaskMap place={task.location} here={position} />
+      </Suspense>
       <a className="route" href={`geo:${lat},${lng}?q=${lat},${lng}`}>
         Route to the place
       </a>
@@ -248,7 +257,7 @@ function TaskView({ task, device, position, waiting, onQueued }: { task: Task; d
           <FormView
             task={task}
             onSubmit={async ({ values, files }) => {
-              await enqueue({ kind: 'form', key: newKey(), taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ?? { lat, lng }, time: Date.now() });
+              await enqueue({ kind: 'form', key: newKey(), taskId: task.id, formId: task.form!.id, label: task.label, values, files, location: position ? { lat: position.lat, lng: position.lng } : { lat, lng }, time: Date.now() });
               setQueued(true);
               onQueued();
             }}

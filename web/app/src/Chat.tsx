@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, call, NetworkError, type Device } from './api.ts';
-import { enqueue, newKey, type Item } from './outbox.ts';
+import { enqueue, newKey, type Item, type StatusJob } from './outbox.ts';
 
 interface Message {
   id: number;
@@ -72,37 +72,58 @@ interface StatusInfo {
   current_status: { id: number; label: string } | null;
 }
 
-export function WorkStatus({ device }: { device: Device }) {
-  const [info, setInfo] = useState<StatusInfo | null>(null);
+const STATUS_KEY = 'fsm.app.status';
+export const clearStatus = () => localStorage.removeItem(STATUS_KEY);
+
+function cachedStatus(): StatusInfo | null {
+  try {
+    return JSON.parse(localStorage.getItem(STATUS_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The working status: the listing as last read (kept for offline starts); a status tapped goes to
+ * the outbox with its idempotency key and shows as chosen, waiting to be sent, until the server has it.
+ */
+export function WorkStatus({ device, outbox, onQueued }: { device: Device; outbox: Item[]; onQueued: () => void }) {
+  const [info, setInfo] = useState<StatusInfo | null>(cachedStatus);
   const [error, setError] = useState<string | null>(null);
+  const [offline, setOffline] = useState(false);
+  const waiting = outbox.filter((i): i is Item & StatusJob => i.kind === 'status' && !i.error);
+  const pending = waiting[waiting.length - 1];
   const load = useCallback(async () => {
     try {
-      setInfo(await call<StatusInfo>('app/status/read', {}, device.token));
+      const read = await call<StatusInfo>('app/status/read', {}, device.token);
+      localStorage.setItem(STATUS_KEY, JSON.stringify(read));
+      setInfo(read);
       setError(null);
+      setOffline(false);
     } catch (e) {
-      setError(e instanceof NetworkError ? 'Offline: the status can be changed when the connection returns' : e instanceof ApiError && e.code === 236 ? 'Working statuses are not part of this plan' : String(e));
+      if (e instanceof NetworkError) setOffline(true);
+      else setError(e instanceof ApiError && e.code === 236 ? 'Working statuses are not part of this plan' : String(e));
     }
   }, [device.token]);
-  useEffect(() => void load(), [load]);
-  if (!info) return <main className="status-screen">{error ? <p className="hint">{error}</p> : <p className="hint">Loading…</p>}</main>;
+  // Read again when the screen opens and whenever a waiting change has been sent.
+  useEffect(() => void load(), [load, waiting.length]);
+  if (!info) return <main className="status-screen">{error ? <p className="hint">{error}</p> : <p className="hint">{offline ? 'Offline: the statuses show once the connection returns' : 'Loading…'}</p>}</main>;
   if (!info.listing) return <main className="status-screen"><p className="hint">No working statuses are set up for this phone.</p></main>;
+  const current = pending ? pending.statusId : info.current_status?.id;
   return (
     <main className="status-screen">
       <h2>{info.listing.label}</h2>
       {error ? <p className="error">{error}</p> : null}
+      {pending ? <p className="waiting">{pending.label}: saved on this phone, sent when the connection returns.</p> : offline ? <p className="hint">Offline: a status you choose is sent when the connection returns.</p> : null}
       {info.listing.statuses.map((st) => (
         <button
           key={st.id}
-          className={info.current_status?.id === st.id ? 'current' : ''}
+          className={current === st.id ? (pending ? 'current pending' : 'current') : ''}
           style={{ borderLeftColor: `#${st.color}` }}
-          disabled={!info.listing!.employee_controlled || info.current_status?.id === st.id}
+          disabled={!info.listing!.employee_controlled || current === st.id}
           onClick={async () => {
-            try {
-              await call('app/status/assign', { new_status_id: st.id }, device.token);
-              await load();
-            } catch (e) {
-              setError(e instanceof NetworkError ? 'Offline: try again when the connection returns' : String(e));
-            }
+            await enqueue({ kind: 'status', key: newKey(), statusId: st.id, label: st.label });
+            onQueued();
           }}
         >
           {st.label}

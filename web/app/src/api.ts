@@ -1,10 +1,10 @@
 /**
  * The field app's calls to the field-app API (docs/field-app.md): POSTs of JSON to /v2/fsm/app/...
- * with the device token in `Authorization: NVX`. The error classes are the console's
- * (web/console/src/api/client.ts, imported read-only): ApiError carries the documented code and, for
- * 242, the fields' errors; NetworkError means no answer (offline), so the outbox keeps the work.
+ * with the device token in `Authorization: NVX`. The envelope and the error classes are shared with
+ * the console (web/shared/api.ts): ApiError carries the documented code and, for 242, the fields'
+ * errors; NetworkError means no answer (offline), so the outbox keeps the work.
  */
-import { ApiError, NetworkError } from '../../console/src/api/client.ts';
+import { answerOf, ApiError, NetworkError, postCall } from '../../shared/api.ts';
 
 export { ApiError, NetworkError };
 
@@ -12,9 +12,6 @@ export interface Device {
   token: string;
   trackerId: number;
   label: string;
-  deviceId: string;
-  /** The OsmAnd listener's port (positions); null: the page's own port is not it, positions wait. */
-  port: number | null;
   timeZone: string;
 }
 
@@ -44,30 +41,13 @@ export class FormRefused extends ApiError {
   }
 }
 
-type Answer = { success?: boolean; status?: { code: number; description: string }; errors?: { parameter?: string; field_id?: string; error: string }[] };
-
 export async function call<T = Record<string, unknown>>(path: string, params: Record<string, unknown>, token?: string): Promise<T> {
-  let res: Response;
   try {
-    res = await fetch(`/v2/fsm/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `NVX ${token}` } : {}) },
-      body: JSON.stringify(params),
-    });
+    return await postCall<T>(path, params, { token });
   } catch (e) {
-    throw new NetworkError(String(e));
+    if (e instanceof ApiError && e.code === 242) throw new FormRefused(e.code, e.description, Object.fromEntries(e.errors.map((x) => [x.parameter, x.error])));
+    throw e;
   }
-  let data: Answer;
-  try {
-    data = await res.json();
-  } catch {
-    throw new NetworkError(`HTTP ${res.status} without an API answer`);
-  }
-  if (data.success) return data as T;
-  const code = data.status?.code ?? 1;
-  const description = data.status?.description ?? `HTTP ${res.status}`;
-  if (code === 242) throw new FormRefused(code, description, Object.fromEntries((data.errors ?? []).map((e) => [e.field_id ?? '', e.error])));
-  throw new ApiError(code, description, (data.errors ?? []).map((e) => ({ parameter: e.parameter ?? e.field_id ?? '', error: e.error })));
 }
 
 /** Sends a file's bytes to the upload url app/.../file/create answered (multipart, the file last). */
@@ -81,14 +61,7 @@ export async function upload(url: string, fields: Record<string, string>, fieldN
   } catch (e) {
     throw new NetworkError(String(e));
   }
-  if (res.ok) return;
-  let data: Answer = {};
-  try {
-    data = await res.json();
-  } catch {
-    throw new NetworkError(`upload: HTTP ${res.status}`);
-  }
-  throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `upload: HTTP ${res.status}`);
+  if (!res.ok) await answerOf(res);
 }
 
 /** Wall-clock time in the owner's zone, as the API takes it (yyyy-MM-dd HH:mm:ss). */

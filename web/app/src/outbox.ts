@@ -3,7 +3,7 @@
  * IndexedDB, then sent in the order it was made. An item leaves the outbox only once the server
  * answered it; without an answer (offline) sending stops and resumes when the connection returns.
  * A form's files are uploaded one by one and each upload's file id is written back into the item,
- * so a retry never uploads a file twice. A refusal (an API error) keeps the item with its error,
+ * so a retry never uploads a file twice. A working status chosen offline waits here too. A refusal (an API error) keeps the item with its error,
  * shown to the employee, and the next items go on.
  */
 import { ApiError, call, NetworkError, upload, zoned, type Device } from './api.ts';
@@ -42,6 +42,8 @@ export interface FormJob {
 export interface PositionJob {
   kind: 'position';
   position: Position;
+  /** The idempotency key of the batch it was first sent in (set before that first try). */
+  batch?: string;
 }
 export interface ChatJob {
   kind: 'chat';
@@ -57,7 +59,13 @@ export interface CheckinJob {
   location: { lat: number; lng: number; precision?: number };
   time: number;
 }
-export type Job = FormJob | PositionJob | ChatJob | CheckinJob;
+export interface StatusJob {
+  kind: 'status';
+  key: string;
+  statusId: number;
+  label: string;
+}
+export type Job = FormJob | PositionJob | ChatJob | CheckinJob | StatusJob;
 export type Item = Job & { id: number; error?: string; fieldErrors?: Record<string, string> };
 
 const DB = 'fsm-field-app';
@@ -104,32 +112,67 @@ export async function enqueue(job: Job): Promise<void> {
 }
 export const items = (): Promise<Item[]> => tx('readonly', (s) => s.getAll() as IDBRequest<Item[]>);
 const put = (item: Item) => tx('readwrite', (s) => s.put(item));
+/** Several items written in one transaction. */
+async function putAll(list: Item[]): Promise<void> {
+  const db = await open();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const t = db.transaction(STORE, 'readwrite');
+      for (const i of list) t.objectStore(STORE).put(i);
+      t.oncomplete = () => resolve();
+      t.onerror = () => reject(t.error);
+    });
+  } finally {
+    db.close();
+  }
+}
 const remove = (id: number) => tx('readwrite', (s) => s.delete(id));
 export async function clearOutbox(): Promise<void> {
   await tx('readwrite', (s) => s.clear());
   changed();
 }
 
-/** Positions sent in one body at most (the listener's batch variant). */
+/** Positions sent in one call at most. */
 const BATCH = 50;
 
-async function sendPositions(device: Device, list: PositionJob[]): Promise<void> {
-  if (device.port === null) throw new NetworkError('no position port');
-  const location = list.map(({ position: p }) => ({
-    timestamp: new Date(p.time).toISOString(),
-    coords: { latitude: p.lat, longitude: p.lng, accuracy: p.accuracy ?? -1, speed: p.speed ?? -1, heading: p.heading ?? -1, ...(p.altitude === null ? {} : { altitude: p.altitude }) },
-  }));
-  let res: Response;
-  try {
-    // text/plain: a simple request, no preflight; the listener reads a body starting with { as JSON.
-    res = await fetch(`${location_origin()}:${device.port}/`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ location, device_id: device.deviceId }) });
-  } catch (e) {
-    throw new NetworkError(String(e));
+/**
+ * The positions at the head of the outbox as one batch with its idempotency key: a batch already
+ * tried keeps its items and key (written into each item before the first try), so a resend after a
+ * lost answer is the same batch and the server stores it once; otherwise a new batch of up to 50.
+ */
+async function positionBatch(all: Item[]): Promise<{ key: string; run: (Item & PositionJob)[] }> {
+  const head = all[0] as Item & PositionJob;
+  if (head.batch) return { key: head.batch, run: all.filter((i): i is Item & PositionJob => i.kind === 'position' && i.batch === head.batch) };
+  const run: (Item & PositionJob)[] = [];
+  for (const i of all) {
+    if (i.kind !== 'position' || i.batch || run.length >= BATCH) break;
+    run.push(i);
   }
-  if (res.status === 503) throw new NetworkError('store unavailable');
-  if (!res.ok) throw new ApiError(res.status === 404 ? 201 : 208, `positions refused: ${res.status} ${await res.text()}`);
+  const key = newKey();
+  for (const i of run) i.batch = key;
+  await putAll(run);
+  return { key, run };
 }
-const location_origin = () => `${location.protocol}//${location.hostname}`;
+
+async function sendPositions(device: Device, key: string, list: PositionJob[]): Promise<void> {
+  const positions = list.map(({ position: p }) => ({
+    time: zoned(p.time, device.timeZone),
+    lat: p.lat,
+    lng: p.lng,
+    ...(p.accuracy === null ? {} : { accuracy: p.accuracy }),
+    // The browser gives m/s; the API takes km/h.
+    ...(p.speed === null ? {} : { speed: Math.round(p.speed * 36) / 10 }),
+    ...(p.heading === null ? {} : { heading: p.heading }),
+    ...(p.altitude === null ? {} : { altitude: p.altitude }),
+  }));
+  try {
+    await call('app/position/send', { positions, idempotency_key: key }, device.token);
+  } catch (e) {
+    // An internal error (the store could not take them): the batch waits and is sent again.
+    if (e instanceof ApiError && e.code === 1) throw new NetworkError(e.message);
+    throw e;
+  }
+}
 
 async function sendCheckin(device: Device, item: Item & CheckinJob): Promise<void> {
   for (const f of item.photos) {
@@ -158,10 +201,34 @@ async function sendForm(device: Device, item: Item & FormJob): Promise<void> {
   await call('app/form/submit', { task_id: item.taskId, values, location: item.location, time: zoned(item.time, device.timeZone), idempotency_key: item.key }, device.token);
 }
 
+/** A working status chosen (offline or not): 263 means it is current already (the supervisor set it meanwhile), which is what was wanted. */
+async function sendStatus(device: Device, item: Item & StatusJob): Promise<void> {
+  try {
+    await call('app/status/assign', { new_status_id: item.statusId, idempotency_key: item.key }, device.token);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.code === 263)) throw e;
+  }
+}
+
 let running: Promise<void> | null = null;
+/** When a send last got no answer (ms). */
+let lastNoAnswer = 0;
+
+/**
+ * A send for a new position: skipped while the browser is offline or the last send got no answer
+ * less than 10 s ago (the 15 s timer and the return of the connection send then). A position batch
+ * is fixed at its first try, so trying at every fix while the connection is gone would make batches
+ * of one position.
+ */
+export function flushSoon(device: Device, onRevoked: () => void): Promise<void> {
+  if (Date.now() - lastNoAnswer < 10_000) return Promise.resolve();
+  return flush(device, onRevoked);
+}
 
 /** Sends what waits, in order; resolves when the outbox is empty or the connection is gone. */
 export function flush(device: Device, onRevoked: () => void): Promise<void> {
+  // Offline, as the browser knows: nothing can leave (the 'online' event sends).
+  if (!navigator.onLine) return Promise.resolve();
   running ??= (async () => {
     try {
       for (;;) {
@@ -170,12 +237,8 @@ export function flush(device: Device, onRevoked: () => void): Promise<void> {
         const first = all[0];
         try {
           if (first.kind === 'position') {
-            const run: (Item & PositionJob)[] = [];
-            for (const i of all) {
-              if (i.kind !== 'position' || run.length >= BATCH) break;
-              run.push(i);
-            }
-            await sendPositions(device, run);
+            const { key, run } = await positionBatch(all);
+            await sendPositions(device, key, run);
             for (const i of run) await remove(i.id);
           } else if (first.kind === 'form') {
             await sendForm(device, first);
@@ -183,12 +246,18 @@ export function flush(device: Device, onRevoked: () => void): Promise<void> {
           } else if (first.kind === 'checkin') {
             await sendCheckin(device, first);
             await remove(first.id);
+          } else if (first.kind === 'status') {
+            await sendStatus(device, first);
+            await remove(first.id);
           } else {
             await call('app/chat/send', { message: first.text, idempotency_key: first.key }, device.token);
             await remove(first.id);
           }
         } catch (e) {
-          if (e instanceof NetworkError) return;
+          if (e instanceof NetworkError) {
+            lastNoAnswer = Date.now();
+            return;
+          }
           if (e instanceof ApiError && e.code === 4) {
             onRevoked();
             return;

@@ -1,6 +1,9 @@
-/** The task feed (docs/field-app.md, "The task feed"): the task watch kept in a list, cached for offline starts. */
+/**
+ * The task feed (docs/field-app.md, "The task feed"): the task watch kept in a list, cached for
+ * offline starts; a watch refused on reconnecting is reopened, or signs the phone out when revoked.
+ */
 import { useEffect, useState } from 'react';
-import type { Device } from './api.ts';
+import { ApiError, call, type Device } from './api.ts';
 
 export interface Field {
   id: string;
@@ -48,26 +51,46 @@ export function useTasks(device: Device, onRevoked: () => void): { tasks: Task[]
   });
   const [live, setLive] = useState(false);
   useEffect(() => {
-    // EventSource cannot set headers: the token goes in the query; it resends the last id itself.
-    const es = new EventSource(`/v2/fsm/app/task/watch?hash=${encodeURIComponent(device.token)}`);
-    es.onopen = () => setLive(true);
-    es.onerror = () => setLive(false);
-    es.addEventListener('tasks', (e) => {
-      const page = JSON.parse((e as MessageEvent).data) as Page;
-      setTasks((old) => {
-        const byId = new Map((page.reset ? [] : old).map((t) => [t.id, t]));
-        for (const id of page.removed) byId.delete(id);
-        for (const t of page.list) byId.set(t.id, t);
-        const next = [...byId.values()].sort((a, b) => a.from.localeCompare(b.from));
-        localStorage.setItem(KEY, JSON.stringify(next));
-        return next;
+    let es: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const connect = () => {
+      // EventSource cannot set headers: the token goes in the query; it resends the last id itself.
+      const source = new EventSource(`/v2/fsm/app/task/watch?hash=${encodeURIComponent(device.token)}`);
+      es = source;
+      source.onopen = () => setLive(true);
+      source.onerror = () => {
+        setLive(false);
+        // A refused reconnect (an answer that is not a stream, e.g. a token revoked while the phone
+        // was offline) closes the EventSource for good: ask why, and open a new one unless revoked.
+        if (source.readyState !== EventSource.CLOSED || stopped) return;
+        call('app/read', {}, device.token).then(
+          () => (retry = setTimeout(connect, 5_000)),
+          (e) => (e instanceof ApiError && e.code === 4 ? onRevoked() : (retry = setTimeout(connect, 5_000))),
+        );
+      };
+      source.addEventListener('tasks', (e) => {
+        const page = JSON.parse((e as MessageEvent).data) as Page;
+        setTasks((old) => {
+          const byId = new Map((page.reset ? [] : old).map((t) => [t.id, t]));
+          for (const id of page.removed) byId.delete(id);
+          for (const t of page.list) byId.set(t.id, t);
+          const next = [...byId.values()].sort((a, b) => a.from.localeCompare(b.from));
+          localStorage.setItem(KEY, JSON.stringify(next));
+          return next;
+        });
       });
-    });
-    es.addEventListener('revoked', () => {
-      es.close();
-      onRevoked();
-    });
-    return () => es.close();
+      source.addEventListener('revoked', () => {
+        source.close();
+        onRevoked();
+      });
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      es?.close();
+    };
   }, [device.token, onRevoked]);
   return { tasks, live };
 }

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { MapSettingsContext } from './app/context.ts';
 import { pickLanguage, setLanguage } from './i18n/i18n.ts';
-import { loadMapSettings } from './map/config.ts';
+import { loadMapSettings } from '../../shared/map/config.ts';
 import './styles.css';
 
 const [settings] = await Promise.all([loadMapSettings(), setLanguage(pickLanguage(navigator.languages ?? [navigator.language]))]);

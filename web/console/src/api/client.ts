@@ -2,54 +2,22 @@
  * The console's one client of the public API (docs/api.md): every call is a POST of JSON to
  * /v2/fsm/<path> with the session hash, answered in the {success, status} envelope. A failed call
  * throws ApiError with the documented code (docs/errors.md); an ended session (code 4) also tells
- * the application, which then shows the sign-in screen.
+ * the application, which then shows the sign-in screen. The envelope and the error classes are
+ * shared with the field app (web/shared/api.ts).
  */
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    readonly description: string,
-    readonly errors: { parameter: string; error: string }[] = [],
-    /** The answer's other members (e.g. an upload's `row_errors`, `external_ids`, `max_bytes`). */
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(`${description} (code ${code})`);
-  }
-}
+import { ApiError, NetworkError, postCall } from '../../../shared/api.ts';
 
-/** Thrown when the server cannot be reached at all (no answer, or not the API's envelope). */
-export class NetworkError extends Error {}
+export { ApiError, NetworkError };
 
 export interface Session {
   hash: string;
   login: string;
 }
 
-const BASE = '/v2/fsm/';
 const SESSION_KEY = 'fsm.console.session';
 
 /** JSON for calls; multipart form data for uploads (the file as part `file`, the browser sets the type). */
-async function post<T>(path: string, body: Record<string, unknown> | FormData, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    const init = body instanceof FormData ? { body } : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-    res = await fetch(BASE + path, { method: 'POST', ...init, signal });
-  } catch (e) {
-    if (signal?.aborted) throw e;
-    throw new NetworkError(String(e));
-  }
-  let data: { success?: boolean; status?: { code: number; description: string }; errors?: unknown; [member: string]: unknown };
-  try {
-    data = await res.json();
-  } catch {
-    throw new NetworkError(`HTTP ${res.status} without an API answer`);
-  }
-  if (data.success) return data as T;
-  // `errors` is the list of bad parameters (code 7); an upload's answer uses the name for a count.
-  const { success: _s, status: _st, ...extra } = data;
-  const errors = Array.isArray(data.errors) ? data.errors : undefined;
-  if (errors) delete extra.errors;
-  throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, errors, extra);
-}
+const post = <T>(path: string, body: Record<string, unknown> | FormData, signal?: AbortSignal): Promise<T> => postCall<T>(path, body, { signal });
 
 export class Api {
   constructor(

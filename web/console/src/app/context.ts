@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import type { Api } from '../api/client.ts';
 import type { Tracker } from '../api/types.ts';
 import type { LiveStates } from '../live/live.ts';
-import { OFFLINE, type MapSettings } from '../map/config.ts';
+import { OFFLINE, type MapSettings } from '../../../shared/map/config.ts';
 
 export interface SessionContext {
   api: Api;

@@ -7,9 +7,9 @@ import { useEffect, useRef } from 'react';
 import * as maplibregl from 'maplibre-gl';
 import type { Map as MlMap } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import './worker.ts';
+import '../../../shared/map/worker.ts';
 import { t } from '../i18n/i18n.ts';
-import { basemapStyle } from './basemap.ts';
+import { basemapStyle } from '../../../shared/map/basemap.ts';
 import { useMapSettings } from '../app/context.ts';
 import { HtmlLabels, placeLabels } from './html-labels.ts';
 

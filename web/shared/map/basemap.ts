@@ -1,9 +1,9 @@
 /**
- * The basemap under the console's layers, chosen by the server's settings: a MapLibre style URL,
+ * The basemap under the maps of the console and the field app, chosen by the server's settings: a MapLibre style URL,
  * a raster tile URL, a self-hosted PMTiles file, or (nothing set) the offline basemap the build
  * ships: Natural Earth 1:50m land, coastlines and borders and major places (web/console/build.ts).
- * No style here needs glyphs: place names are HTML labels (html-labels.ts), so nothing is fetched
- * from the internet.
+ * No style here needs glyphs: the console draws place names as HTML labels
+ * (web/console/src/map/html-labels.ts), so nothing is fetched from the internet.
  */
 import type { LayerSpecification, StyleSpecification } from 'maplibre-gl';
 import type { MapSettings } from './config.ts';

@@ -1,4 +1,7 @@
-/** The map settings the server gives the console (GET /console/config.json; set by FSM_MAP_* variables, README). */
+/**
+ * The map settings the server gives the console and the field app (GET /console/config.json; set by
+ * FSM_MAP_* variables, README).
+ */
 export interface MapSettings {
   style_url: string | null;
   tiles_url: string | null;
