@@ -2,6 +2,7 @@
  * Starts everything: configuration, the store (migrations), the first master user on an empty
  * data directory, the HTTP API and the device gateway.
  */
+import type { FastifyInstance } from 'fastify';
 import { ensureFirstMaster } from './accounts/accounts.ts';
 import { buildApi } from './api/server.ts';
 import { LiveHub } from './api/live-hub.ts';
@@ -63,6 +64,8 @@ async function abandon(api: { close(): Promise<unknown> }, uploads: UploadPool, 
 export interface Running {
   config: Readonly<Config>;
   apiUrl: string;
+  /** The HTTP API itself: tests call it in process (`api.inject`) where the socket is not the point. */
+  api: FastifyInstance;
   /** /metrics, /health, /ready; `ops.attach({ reportQueue })` wires the report queue's gauge. */
   ops: Ops;
   gateway: Gateway;
@@ -179,6 +182,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   return {
     config,
     apiUrl: `http://127.0.0.1:${port}`,
+    api,
     ops,
     gateway,
     telemetry,

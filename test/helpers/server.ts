@@ -11,6 +11,7 @@ import { createMailer } from '../../src/mail/mailer.ts';
 import { start, type Running } from '../../src/main.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { openSql, type DB } from './sql.ts';
+import { copyMigratedDatabase } from './template-db.ts';
 
 export interface TestServer {
   running: Running;
@@ -37,6 +38,8 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   if (!dataDir) {
     dataDir = mkdtempSync(join(tmpdir(), 'fsm-test-'));
     madeHere.add(dataDir);
+    // A migrated copy instead of migrating at start (the file name is config.dbFile's).
+    copyMigratedDatabase(join(dataDir, 'fsm.sqlite'));
   }
   const removeDir = () => {
     if (madeHere.delete(dataDir)) rmSync(dataDir, { recursive: true, force: true });
@@ -56,16 +59,28 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   const store = openStore(config.dbFile);
   const sql = openSql(config.dbFile);
   const url = running.apiUrl;
+  // In process through the API's inject(): the same routing, hooks, parsing and answers as over a
+  // socket, without one (tests of the socket itself use fetch or net directly).
   const call: TestServer['call'] = async (path, params = {}, init = {}) => {
-    const res = await fetch(`${url}/v2/fsm/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params), redirect: 'manual', ...init });
-    const text = await res.text();
-    let body: unknown = text;
+    const res = await running.api.inject({
+      method: (init.method ?? 'POST') as 'POST',
+      url: `/v2/fsm/${path}`,
+      // The server's own address as Host: answered URLs (uploads, downloads) then point at it.
+      headers: { host: new URL(url).host, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+      payload: init.body !== undefined && init.body !== null ? String(init.body) : JSON.stringify(params),
+    });
+    let body: unknown = res.body;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(res.body);
     } catch {
       /* not JSON */
     }
-    return { status: res.status, body, headers: res.headers };
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v === undefined) continue;
+      for (const one of Array.isArray(v) ? v : [v]) headers.append(k, String(one));
+    }
+    return { status: res.statusCode, body, headers };
   };
   const deps = { store, config, mailer: createMailer(config.mail), now: Date.now };
   return {
