@@ -12,14 +12,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole } from '../../web/console/build.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium, SHOTS } from './browser.ts';
-import { sendFixes, twoTrips } from './feed.ts';
+import { sendFixes } from './feed.ts';
+import { feedTwoTrips, utc } from './flow.ts';
 
 const LOGIN = 'dispatcher@example.com';
 const PASSWORD = 'correct-horse-1';
 const VILNIUS = { lat: 54.6872, lng: 25.2797 };
-
-/** The test user's time zone is UTC: API times are UTC wall-clock times. */
-const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 let s: TestServer | undefined;
 let port: number;
@@ -33,15 +31,6 @@ let page: Page;
 const pageErrors: string[] = [];
 const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `${name}.png`) });
 
-async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return false;
-}
-
 beforeAll(async () => {
   browser = await launchChromium();
   await buildConsole({ ifNeeded: true, quiet: true });
@@ -52,18 +41,8 @@ beforeAll(async () => {
   s.addTracker(owner.id, '7001', { protocol: 'osmand', label: 'Truck 1' });
   s.addTracker(owner.id, '7002', { protocol: 'osmand', label: 'Truck 2' });
   const van = s.addTracker(owner.id, '7003', { protocol: 'osmand', label: 'Van 3' });
-  const now = Math.floor(Date.now() / 1000);
-  // The van's two trips, ending a minute ago.
-  const trips = twoTrips({ lat: 54.6712, lng: 25.2402 }, now - 3 * 3600);
-  const last = trips[trips.length - 1];
-  const shift = now - 60 - last.time;
-  await sendFixes(port, '7003', trips.map((f) => ({ ...f, time: f.time + shift })));
-  // The telemetry core cuts the trips: wait until track/list shows both.
-  const ok = await until(async () => {
-    const r = await s!.call('track/list', { hash: owner.hash, tracker_id: van, from: utc(now - 86_400), to: utc(now + 60) });
-    return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
-  });
-  if (!ok) throw new Error('the telemetry core did not cut the two trips');
+  // The van's two trips, ending a minute ago, cut by the telemetry core.
+  const trips = await feedTwoTrips(s, port, owner.hash, van, '7003', { lat: 54.6712, lng: 25.2402 });
   // Fresh fixes just before the browser looks: two trucks at the very same spot (a depot), the
   // van still parked where it stopped.
   const fresh = Math.floor(Date.now() / 1000);

@@ -51,6 +51,35 @@ async function post<T>(path: string, body: Record<string, unknown> | FormData, s
   throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, errors, extra);
 }
 
+/** A file answer, or the JSON envelope of a refusal (thrown as `post` throws it). */
+async function fetchFile(path: string, body: Record<string, unknown>): Promise<{ blob: Blob; filename: string }> {
+  let res: Response;
+  try {
+    res = await fetch(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  } catch (e) {
+    throw new NetworkError(String(e));
+  }
+  if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
+    const data = (await res.json()) as { status?: { code: number; description: string }; errors?: { parameter: string; error: string }[] };
+    throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, data.errors ?? []);
+  }
+  if (!res.ok) throw new NetworkError(`HTTP ${res.status} without an API answer`);
+  return { blob: await res.blob(), filename: fileName(res.headers.get('content-disposition') ?? '') };
+}
+
+/** The name in `Content-Disposition`: RFC 6266's `filename*=UTF-8''…` first, else `filename="…"`. */
+export function fileName(disposition: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      /* a malformed encoding: the plain name below */
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? 'download';
+}
+
 export class Api {
   constructor(
     readonly session: Session,
@@ -69,6 +98,11 @@ export class Api {
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     form.set('file', file, file.name);
     return this.guard(post<T>(path, form));
+  }
+
+  /** A call that answers a file (report/tracker/download): its bytes and the server's file name; a refusal is thrown as ApiError. */
+  async download(path: string, params: Record<string, unknown>): Promise<{ blob: Blob; filename: string }> {
+    return this.guard(fetchFile(path, { ...params, hash: this.session.hash }));
   }
 
   private async guard<T>(answer: Promise<T>): Promise<T> {

@@ -105,3 +105,42 @@ export interface RowError {
   parameter: string;
   error: string;
 }
+
+/** report/tracker/list: a generated report or one in progress (docs/reports.md, "The list item"). */
+export interface ReportItem {
+  id: number;
+  created: string;
+  title: string;
+  type: string;
+  percent: number;
+  from: string;
+  to: string;
+  parameters: { trackers: number[]; plugins: { plugin_id: number }[] };
+  state: 'queued' | 'in_progress' | 'ready' | 'failed';
+  error?: string;
+}
+
+/** A cell of a retrieved report: `v` as shown, `raw` the number behind it (null for text). */
+export interface ReportCell {
+  v: string;
+  raw: number | null;
+  location?: LatLng;
+}
+
+export type ReportSection =
+  | {
+      type: 'table';
+      header: string;
+      columns: { field: string; title: string; align: 'left' | 'right' }[];
+      data: { header: string; rows: Record<string, ReportCell>[]; total: (Record<string, ReportCell | string> & { text: string }) | null }[];
+    }
+  | { type: 'map_table'; header: string; rows: { name: string; v: string }[]; track?: [number, number][] };
+
+/** report/tracker/retrieve: sheets (a tracker's, or the summary) of sections. */
+export interface ReportObject {
+  id: number;
+  title: string;
+  from: string;
+  to: string;
+  sheets: { header: string; entity_ids: number[]; sections: ReportSection[] }[];
+}

@@ -1,0 +1,48 @@
+/**
+ * Steps the console's end-to-end tests share: waiting for the server, signing in as a user would,
+ * and a tracker's two trips fed over OsmAnd until the telemetry core has cut them.
+ */
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.ts';
+import { sendFixes, twoTrips } from './feed.ts';
+
+/** Polls `check` every 250 ms until it holds (true) or `ms` pass (false). */
+export async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+/** The test user's time zone is UTC: API times are UTC wall-clock times. */
+export const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** Opens the console and signs in through the form; resolves when the live map's list is shown. */
+export async function signIn(page: Page, url: string, login: string, password: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Trackers', level: 2 }).waitFor();
+}
+
+/**
+ * Two trips east with a stop between them (feed.ts), ending a minute ago, sent by `deviceId` over
+ * OsmAnd; resolves with the fixes sent once track/list shows both trips. Throws when the telemetry
+ * core has not cut them within a minute.
+ */
+export async function feedTwoTrips(s: TestServer, osmandPort: number, hash: string, trackerId: number, deviceId: string, start: { lat: number; lng: number }) {
+  const now = Math.floor(Date.now() / 1000);
+  const trips = twoTrips(start, now - 3 * 3600);
+  const shift = now - 60 - trips[trips.length - 1].time;
+  const fixes = trips.map((f) => ({ ...f, time: f.time + shift }));
+  await sendFixes(osmandPort, deviceId, fixes);
+  const ok = await until(async () => {
+    const r = await s.call('track/list', { hash, tracker_id: trackerId, from: utc(now - 86_400), to: utc(now + 60) });
+    return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
+  });
+  if (!ok) throw new Error(`the telemetry core did not cut the two trips of ${deviceId}`);
+  return fixes;
+}
