@@ -105,6 +105,11 @@ export class Api {
     return this.guard(fetchFile(path, { ...params, hash: this.session.hash }));
   }
 
+  /** A stored file's `download_url` with this session, for an <img> or a link (docs/files.md: links carry the session). */
+  fileUrl(downloadUrl: string): string {
+    return `${downloadUrl}${downloadUrl.includes('?') ? '&' : '?'}hash=${encodeURIComponent(this.session.hash)}`;
+  }
+
   private async guard<T>(answer: Promise<T>): Promise<T> {
     try {
       return await answer;

@@ -144,3 +144,36 @@ export interface ReportObject {
   to: string;
   sheets: { header: string; entity_ids: number[]; sections: ReportSection[] }[];
 }
+
+/** employee/list (docs/employees.md): the members the console shows. */
+export interface Employee {
+  id: number;
+  tracker_id: number | null;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+}
+
+/** A file as check-ins carry it (docs/files.md): `download_url` needs the session (`?hash=`). */
+export interface StoredFile {
+  id: number;
+  type: 'image' | 'file';
+  name: string;
+  size: number;
+  mime_type: string;
+  state: string;
+  download_url: string | null;
+}
+
+/** checkin/list, checkin/read (docs/checkins.md). */
+export interface Checkin {
+  id: number;
+  marker_time: string;
+  tracker_id: number;
+  employee_id?: number;
+  location: LatLng & { address: string; precision: number | null };
+  comment?: string;
+  files: StoredFile[];
+  form_id: number | null;
+  form_label: string | null;
+}

@@ -25,4 +25,5 @@ export const SCREENS: ScreenDef[] = [
   { path: '/dispatch', title: 'nav.dispatch', component: lazy(() => import('../screens/dispatch/DispatchScreen.tsx').then((m) => ({ default: m.DispatchScreen }))) },
   { path: '/zones', title: 'nav.zones', component: lazy(() => import('../screens/zones/ZonesScreen.tsx').then((m) => ({ default: m.ZonesScreen }))) },
   { path: '/reports', title: 'nav.reports', component: lazy(() => import('../screens/reports/ReportsScreen.tsx').then((m) => ({ default: m.ReportsScreen }))) },
+  { path: '/checkins', title: 'nav.checkins', component: lazy(() => import('../screens/checkins/CheckinsScreen.tsx').then((m) => ({ default: m.CheckinsScreen }))) },
 ];
