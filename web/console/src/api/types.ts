@@ -3,7 +3,7 @@ export interface Tracker {
   id: number;
   label: string;
   clone: boolean;
-  source: { id: number; device_id: string; model: string; blocked: boolean; phone: string | null };
+  source: { id: number; device_id: string; model: string; blocked: boolean; phone: string | null; status_listing_id?: number | null };
 }
 
 export type ConnectionStatus = 'active' | 'idle' | 'offline' | 'signal_lost' | 'just_registered' | 'just_replaced';
@@ -176,4 +176,34 @@ export interface Checkin {
   files: StoredFile[];
   form_id: number | null;
   form_label: string | null;
+}
+
+/** Working statuses (docs/statuses.md): a listing holds its statuses in `entries` order. */
+export interface StatusListing {
+  id: number;
+  label: string;
+  employee_controlled: boolean;
+  supervisor_controlled: boolean;
+  entries: number[];
+}
+
+export interface WorkStatus {
+  id: number;
+  label: string;
+  /** Six hex digits, no `#`. */
+  color: string;
+}
+
+export interface StatusChange {
+  id: number;
+  old_status_id: number | null;
+  new_status_id: number | null;
+  changed: string;
+  origin: 'supervisor' | 'employee';
+}
+
+/** status/tracker/list: per tracker id. */
+export interface TrackerStatus {
+  current_status: WorkStatus | null;
+  last_change: StatusChange | null;
 }

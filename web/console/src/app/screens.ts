@@ -26,4 +26,5 @@ export const SCREENS: ScreenDef[] = [
   { path: '/zones', title: 'nav.zones', component: lazy(() => import('../screens/zones/ZonesScreen.tsx').then((m) => ({ default: m.ZonesScreen }))) },
   { path: '/reports', title: 'nav.reports', component: lazy(() => import('../screens/reports/ReportsScreen.tsx').then((m) => ({ default: m.ReportsScreen }))) },
   { path: '/checkins', title: 'nav.checkins', component: lazy(() => import('../screens/checkins/CheckinsScreen.tsx').then((m) => ({ default: m.CheckinsScreen }))) },
+  { path: '/statuses', title: 'nav.statuses', component: lazy(() => import('../screens/statuses/StatusesScreen.tsx').then((m) => ({ default: m.StatusesScreen }))) },
 ];

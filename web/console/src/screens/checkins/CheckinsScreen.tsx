@@ -12,6 +12,7 @@ import { useSession } from '../../app/context.ts';
 import { Field, Notices } from '../../app/ui.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { MapCanvas } from '../../map/MapCanvas.tsx';
+import { fullName } from '../../util/people.ts';
 import { fromInput, nowIn, toInput, wallMs, wallString } from '../../util/time.ts';
 import { errorText } from '../signin/SignIn.tsx';
 import { addCheckinLayers, checkinLabels, showCheckins } from './checkin-layer.ts';
@@ -21,8 +22,6 @@ const PAGE = 50;
 const DAY = 86_400_000;
 /** The employee filter: every check-in, those without an employee, or one employee's. */
 type Who = '' | 'none' | `${number}`;
-
-export const fullName = (e: Employee) => [e.first_name, e.middle_name, e.last_name].filter(Boolean).join(' ');
 
 export function CheckinsScreen() {
   const { api, trackers, timeZone } = useSession();

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReportItem, ReportObject } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
-import { Notices } from '../../app/ui.tsx';
+import { ConfirmDelete, Notices } from '../../app/ui.tsx';
 import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { errorText } from '../signin/SignIn.tsx';
 import { reportCsv } from './report-csv.ts';
@@ -141,15 +141,7 @@ export function ReportsScreen() {
                   </>
                 )}
                 {confirm === r.id ? (
-                  <span className="confirm">
-                    {t('reports.confirmDelete', { title: r.title })}
-                    <button type="button" className="small danger" onClick={() => void remove(r)}>
-                      {t('reports.confirmYes')}
-                    </button>
-                    <button type="button" className="small" onClick={() => setConfirm(null)}>
-                      {t('reports.confirmNo')}
-                    </button>
-                  </span>
+                  <ConfirmDelete question={t('reports.confirmDelete', { title: r.title })} onYes={() => void remove(r)} onNo={() => setConfirm(null)} />
                 ) : (
                   <button type="button" className="small danger" onClick={() => setConfirm(r.id)} aria-label={t('reports.deleteNamed', { title: r.title, id: r.id })}>
                     {t('reports.delete')}
