@@ -9,14 +9,13 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createCheckin } from '../../src/checkins/checkins.ts';
 import type { Geocoder } from '../../src/geocoder/types.ts';
-import { buildConsole } from '../../web/console/build.ts';
 import { upload } from '../files/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, SHOTS } from './browser.ts';
-import { signIn, utc } from './flow.ts';
+import { SHOTS } from './browser.ts';
+import { closeAll, type ConsoleBrowser, openBrowser, signIn, utc } from './flow.ts';
 
 const LOGIN = 'field.lead@example.com';
 const PASSWORD = 'correct-horse-4';
@@ -24,9 +23,8 @@ const MIN = 60_000;
 
 let s: TestServer | undefined;
 let hash: string;
-let browser: Browser | undefined;
+let b: ConsoleBrowser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `checkins-${name}.png`) });
 const local = (ms: number) => utc(ms / 1000).slice(0, 16).replace(' ', 'T');
 /** The check-ins made, by name: their times as the API shows them. */
@@ -46,8 +44,8 @@ async function photoFile(name: string, colour: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  await buildConsole({ ifNeeded: true, quiet: true });
+  b = await openBrowser();
+  page = b.page;
   s = await startTestServer();
   const owner = await s.user(LOGIN, { password: PASSWORD });
   hash = owner.hash;
@@ -69,15 +67,9 @@ beforeAll(async () => {
   await make('gate', t1, 120 * MIN, 54.6951, 25.2791, 'Gate is open, the yard is empty', [await photoFile('gate.jpg', '#6e4b2a'), await photoFile('yard.jpg', '#c0392b')]);
   await make('reception', t2, 60 * MIN, 54.6802, 25.2602, 'Delivered to reception', [await photoFile('parcel.jpg', '#d4a017')]);
   await make('pool', t3, 30 * MIN, 54.6850, 25.2700, undefined, []);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await s?.close();
-});
+afterAll(() => closeAll(b, s));
 
 const items = () => page.getByRole('list', { name: 'Check-ins' }).getByRole('listitem');
 /** Every shown image has loaded (the session went with its download_url). */
@@ -149,6 +141,6 @@ describe.sequential('check-ins in Chromium', () => {
     await page.getByText('54 of 54').waitFor();
     expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
     expect(await items().count()).toBe(54);
-    expect(pageErrors).toEqual([]);
+    expect(b!.pageErrors).toEqual([]);
   });
 });

@@ -2,9 +2,44 @@
  * Steps the console's end-to-end tests share: waiting for the server, signing in as a user would,
  * and a tracker's two trips fed over OsmAnd until the telemetry core has cut them.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildConsole } from '../../web/console/build.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { launchChromium } from './browser.ts';
 import { sendFixes, twoTrips } from './feed.ts';
+
+export interface ConsoleBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors in the page: the tests expect none. */
+  pageErrors: string[];
+}
+
+/**
+ * Chromium (first, so a missing browser fails at once), the console built when its sources
+ * changed, and one page of `viewport` (default 1280 x 800) collecting uncaught page errors.
+ */
+export async function openBrowser(opts: { viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {}): Promise<ConsoleBrowser> {
+  const browser = await launchChromium();
+  try {
+    await buildConsole({ ifNeeded: true, quiet: true });
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, acceptDownloads: opts.acceptDownloads ?? false });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    return { browser, context, page, pageErrors };
+  } catch (e) {
+    await browser.close().catch(() => {});
+    throw e;
+  }
+}
+
+/** The browser and the server closed, whichever of them was started (also after a failed start). */
+export async function closeAll(b: ConsoleBrowser | undefined, s: TestServer | undefined): Promise<void> {
+  await b?.browser.close().catch(() => {});
+  await s?.close();
+}
 
 /** Polls `check` every 250 ms until it holds (true) or `ms` pass (false). */
 export async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {

@@ -9,27 +9,25 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { buildConsole } from '../../web/console/build.ts';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, SHOTS } from './browser.ts';
-import { feedTwoTrips, signIn, utc } from './flow.ts';
+import { SHOTS } from './browser.ts';
+import { closeAll, type ConsoleBrowser, feedTwoTrips, openBrowser, signIn, utc } from './flow.ts';
 
 const LOGIN = 'analyst@example.com';
 const PASSWORD = 'correct-horse-3';
 
 let s: TestServer | undefined;
 let hash: string;
-let browser: Browser | undefined;
+let b: ConsoleBrowser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `reports-${name}.png`) });
 /** The input value of a datetime-local field for a unix time (the user's zone is UTC). */
 const local = (unix: number) => utc(unix).slice(0, 16).replace(' ', 'T');
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  await buildConsole({ ifNeeded: true, quiet: true });
+  b = await openBrowser({ acceptDownloads: true });
+  page = b.page;
   s = await startTestServer({ FSM_OSMAND_PORT: '0' });
   const owner = await s.user(LOGIN, { password: PASSWORD });
   hash = owner.hash;
@@ -39,15 +37,9 @@ beforeAll(async () => {
   s.addTracker(owner.id, '8003', { protocol: 'osmand', label: 'Idle 3' });
   await feedTwoTrips(s, port, hash, van, '8001', { lat: 54.6712, lng: 25.2402 });
   await feedTwoTrips(s, port, hash, truck, '8002', { lat: 54.7012, lng: 25.2102 });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await s?.close();
-});
+afterAll(() => closeAll(b, s));
 
 describe.sequential('reports in Chromium', () => {
   test('the screen opens with every tracker chosen and no reports yet', async () => {
@@ -157,6 +149,6 @@ describe.sequential('reports in Chromium', () => {
     await page.getByText('No reports yet.').waitFor();
     expect(await page.locator('.report').count()).toBe(0);
     expect((await s!.call('report/tracker/list', { hash })).body.list).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(b!.pageErrors).toEqual([]);
   });
 });

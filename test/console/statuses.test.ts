@@ -7,12 +7,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { changeStatus } from '../../src/statuses/statuses.ts';
-import { buildConsole } from '../../web/console/build.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, SHOTS } from './browser.ts';
-import { signIn } from './flow.ts';
+import { SHOTS } from './browser.ts';
+import { closeAll, type ConsoleBrowser, openBrowser, signIn } from './flow.ts';
 
 const LOGIN = 'shift.lead@example.com';
 const PASSWORD = 'correct-horse-5';
@@ -22,9 +21,8 @@ let hash: string;
 let ownerId: number;
 let zoe: number;
 let van2: number;
-let browser: Browser | undefined;
+let b: ConsoleBrowser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `statuses-${name}.png`) });
 const api = async (path: string, params: Record<string, unknown> = {}) => {
   const r = await s!.call(path, { hash, ...params });
@@ -37,8 +35,8 @@ const row = (tracker: string) => page.getByRole('row').filter({ has: page.getByR
 const note = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  await buildConsole({ ifNeeded: true, quiet: true });
+  b = await openBrowser();
+  page = b.page;
   s = await startTestServer();
   const owner = await s.user(LOGIN, { password: PASSWORD });
   hash = owner.hash;
@@ -47,15 +45,9 @@ beforeAll(async () => {
   van2 = s.addTracker(owner.id, '9102', { label: 'Van 2' });
   s.addTracker(owner.id, '9103', { label: 'Van 3' });
   await api('employee/create', { employee: { first_name: 'Zoe', last_name: 'Adams', tracker_id: zoe } });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await s?.close();
-});
+afterAll(() => closeAll(b, s));
 
 describe.sequential('working statuses in Chromium', () => {
   test('no listings yet; every tracker without one', async () => {
@@ -171,6 +163,6 @@ describe.sequential('working statuses in Chromium', () => {
     await page.getByText('No status listings yet.').waitFor();
     expect((await api('status/listing/list')).list).toEqual([]);
     await expect.poll(() => page.getByLabel('Status listing of Zoe Adams').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0].text)).toBe('No listing');
-    expect(pageErrors).toEqual([]);
+    expect(b!.pageErrors).toEqual([]);
   });
 });

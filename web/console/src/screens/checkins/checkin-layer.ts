@@ -1,7 +1,7 @@
 /** Check-ins on the map: a dot per check-in (the opened one larger), who made it as an HTML label. */
 import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
 import type { Checkin } from '../../api/types.ts';
-import type { LabelCandidate } from '../../map/html-labels.ts';
+import { pointLabels, type LabelCandidate } from '../../map/html-labels.ts';
 
 export function addCheckinLayers(map: MlMap): void {
   map.addSource('checkins', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
@@ -25,14 +25,4 @@ export function showCheckins(map: MlMap, checkins: Checkin[], selected: number |
   });
 }
 
-export function checkinLabels(map: MlMap): LabelCandidate[] {
-  if (!map.getLayer('checkins')) return [];
-  return map.queryRenderedFeatures({ layers: ['checkins'] }).map((f) => ({
-    key: `checkin:${f.properties.id}`,
-    lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number],
-    text: String(f.properties.label),
-    priority: f.properties.selected ? 4 : 2,
-    className: 'label-task',
-    offsetX: 11,
-  }));
-}
+export const checkinLabels = (map: MlMap): LabelCandidate[] => pointLabels(map, 'checkins', 'label-task', 11);
