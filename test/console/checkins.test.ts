@@ -15,7 +15,7 @@ import type { Geocoder } from '../../src/geocoder/types.ts';
 import { upload } from '../files/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { SHOTS } from './browser.ts';
-import { closeAll, type ConsoleBrowser, openBrowser, signIn, utc } from './flow.ts';
+import { closeAll, type ConsoleBrowser, openBrowser, signIn, utc, scrollsSideways } from './flow.ts';
 
 const LOGIN = 'field.lead@example.com';
 const PASSWORD = 'correct-horse-4';
@@ -129,6 +129,15 @@ describe.sequential('check-ins in Chromium', () => {
     await shot('1-opened');
     await panel.getByRole('button', { name: 'Close panel' }).click();
     await panel.waitFor({ state: 'detached' });
+  });
+
+  test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
+    const sideways = await scrollsSideways(b!, `${s!.url}/checkins`, async (p) => {
+      await p.getByText('3 of 3').waitFor();
+      await p.getByRole('button', { name: `Zoe Adams, ${times.gate}` }).click();
+      await p.getByRole('complementary').waitFor();
+    }, join(SHOTS, 'checkins-2-zoom-200.png'));
+    expect(sideways).toBe(false);
   });
 
   test('pages of 50: "Show more" reads the next page', async () => {

@@ -35,6 +35,24 @@ export async function openBrowser(opts: { viewport?: { width: number; height: nu
   }
 }
 
+/**
+ * A screen at 200 % zoom: a 640 x 400 window in the same browser context (so signed in) opens
+ * `url`; once `ready` holds, answers whether the document scrolls sideways (it must not) and
+ * leaves a screenshot at `shotPath`.
+ */
+export async function scrollsSideways(b: ConsoleBrowser, url: string, ready: (p: Page) => Promise<unknown>, shotPath: string): Promise<boolean> {
+  const zoomed = await b.context.newPage();
+  try {
+    await zoomed.setViewportSize({ width: 640, height: 400 });
+    await zoomed.goto(url);
+    await ready(zoomed);
+    await zoomed.screenshot({ path: shotPath });
+    return await zoomed.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  } finally {
+    await zoomed.close();
+  }
+}
+
 /** The browser and the server closed, whichever of them was started (also after a failed start). */
 export async function closeAll(b: ConsoleBrowser | undefined, s: TestServer | undefined): Promise<void> {
   await b?.browser.close().catch(() => {});

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { SHOTS } from './browser.ts';
-import { closeAll, type ConsoleBrowser, feedTwoTrips, openBrowser, signIn, utc } from './flow.ts';
+import { closeAll, type ConsoleBrowser, feedTwoTrips, openBrowser, signIn, utc, scrollsSideways } from './flow.ts';
 
 const LOGIN = 'analyst@example.com';
 const PASSWORD = 'correct-horse-3';
@@ -138,6 +138,14 @@ describe.sequential('reports in Chromium', () => {
       const cells = table.columns.map((c: { field: string }) => String(r[c.field]?.v ?? ''));
       expect(lines).toContain(cells.map((v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(','));
     }
+  });
+
+  test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
+    const sideways = await scrollsSideways(b!, `${s!.url}/reports`, async (p) => {
+      await p.getByRole('button', { name: /^Show Trips/ }).click();
+      await p.getByRole('heading', { name: 'Trips', level: 2 }).waitFor();
+    }, join(SHOTS, 'reports-3-zoom-200.png'));
+    expect(sideways).toBe(false);
   });
 
   test('a report is deleted after a confirmation', async () => {

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { changeStatus } from '../../src/statuses/statuses.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { SHOTS } from './browser.ts';
-import { closeAll, type ConsoleBrowser, openBrowser, signIn } from './flow.ts';
+import { closeAll, type ConsoleBrowser, openBrowser, signIn, scrollsSideways } from './flow.ts';
 
 const LOGIN = 'shift.lead@example.com';
 const PASSWORD = 'correct-horse-5';
@@ -122,6 +122,11 @@ describe.sequential('working statuses in Chromium', () => {
     expect(await row('Van 3').getByRole('cell').nth(2).textContent()).toBe('—');
     await page.waitForTimeout(300);
     await shot('1-listing');
+  });
+
+  test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
+    const sideways = await scrollsSideways(b!, `${s!.url}/statuses`, (p) => p.getByLabel('Status of Zoe Adams').waitFor(), join(SHOTS, 'statuses-2-zoom-200.png'));
+    expect(sideways).toBe(false);
   });
 
   test('a change made in the field app shows without a reload', async () => {
