@@ -103,10 +103,14 @@ describe.sequential('reports in Chromium', () => {
     // Two trips in the trips table, and the summary says so.
     const trips = sheet.sections.find((x: { type: string; data?: unknown }) => x.type === 'table');
     expect(trips.data[0].rows).toHaveLength(2);
-    await page.waitForTimeout(200);
+    // The sheet's track (the van's two trips) on a map above the tables; the summary has none.
+    expect(sheet.sections.find((x: { track?: unknown[] }) => x.track)?.track.length).toBeGreaterThan(1);
+    await page.getByRole('region', { name: 'Map of the track' }).first().waitFor();
+    await page.waitForTimeout(800);
     await shot('1-trips-van');
     await page.getByRole('button', { name: 'Summary', exact: true }).click();
     await page.getByRole('cell', { name: 'Truck 2' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Map of the track' }).count()).toBe(0);
     await shot('2-trips-summary');
   });
 

@@ -237,6 +237,7 @@ export const en = {
   'reports.emptyReport': 'This report has no sheets (no data in the period).',
   'reports.emptySheet': 'Nothing on this sheet.',
   'reports.noRows': 'No rows.',
+  'reports.trackMap': 'Map of the track',
   'reports.plugin.4': 'Trips',
   'reports.plugin.6': 'Stops',
   'reports.plugin.7': 'Engine hours',

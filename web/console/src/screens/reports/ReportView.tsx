@@ -3,9 +3,13 @@
  * sheet's sections as tables: a table's columns, rows and total line; a key/value summary as a
  * two-column table.
  */
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import * as maplibregl from 'maplibre-gl';
+import type { Map as MlMap } from 'maplibre-gl';
 import type { ReportObject, ReportSection } from '../../api/types.ts';
 import { t } from '../../i18n/i18n.ts';
+import { MapCanvas } from '../../map/MapCanvas.tsx';
+import { addTrackLine, setTrackLine } from '../../map/track-line.ts';
 
 export function ReportView({ report }: { report: ReportObject }) {
   const [sheet, setSheet] = useState(0);
@@ -28,6 +32,7 @@ export function ReportView({ report }: { report: ReportObject }) {
       ) : (
         <>
           {report.sheets.length === 1 && <h3>{current.header}</h3>}
+          <SheetTrack track={current.sections.find((x) => x.type === 'map_table' && x.track && x.track.length > 1)} />
           {current.sections.map((s, i) => (
             <Section key={`${sheet}-${i}`} section={s} />
           ))}
@@ -35,6 +40,30 @@ export function ReportView({ report }: { report: ReportObject }) {
         </>
       )}
     </article>
+  );
+}
+
+/** A sheet's track (trips, points: the `track` of its map_table) on a map, framed to fit. */
+function SheetTrack({ track: section }: { track: ReportSection | undefined }) {
+  const [map, setMap] = useState<MlMap | null>(null);
+  const onReady = useCallback((m: MlMap) => {
+    addTrackLine(m);
+    setMap(m);
+  }, []);
+  const track = section?.type === 'map_table' ? section.track : undefined;
+  useEffect(() => {
+    if (!map || !track) return;
+    const line = track.map(([lat, lng]) => [lng, lat] as [number, number]);
+    setTrackLine(map, line);
+    const b = new maplibregl.LngLatBounds();
+    for (const p of line) b.extend(p);
+    map.fitBounds(b, { padding: 40, maxZoom: 15, duration: 0 });
+  }, [map, track]);
+  if (!track) return null;
+  return (
+    <div className="report-map">
+      <MapCanvas label={t('reports.trackMap')} onReady={onReady} />
+    </div>
   );
 }
 
