@@ -8,43 +8,28 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildConsole } from '../../web/console/build.ts';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, SHOTS } from './browser.ts';
-import { sendFixes, twoTrips } from './feed.ts';
+import { SHOTS } from './browser.ts';
+import { sendFixes } from './feed.ts';
+import { closeAll, type ConsoleBrowser, feedTwoTrips, openBrowser, utc } from './flow.ts';
 
 const LOGIN = 'dispatcher@example.com';
 const PASSWORD = 'correct-horse-1';
 const VILNIUS = { lat: 54.6872, lng: 25.2797 };
-
-/** The test user's time zone is UTC: API times are UTC wall-clock times. */
-const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 let s: TestServer | undefined;
 let port: number;
 let ownerHash: string;
 /** Unix time of the van's last fix: later fixes must be newer (older ones are late data). */
 let vanLast: number;
-let browser: Browser | undefined;
-let context: BrowserContext | undefined;
+let b: ConsoleBrowser | undefined;
 let page: Page;
-/** Uncaught errors in the page: none is expected (checked last). */
-const pageErrors: string[] = [];
 const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `${name}.png`) });
 
-async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return false;
-}
-
 beforeAll(async () => {
-  browser = await launchChromium();
-  await buildConsole({ ifNeeded: true, quiet: true });
+  b = await openBrowser();
+  page = b.page;
   s = await startTestServer({ FSM_OSMAND_PORT: '0' });
   const owner = await s.user(LOGIN, { password: PASSWORD });
   ownerHash = owner.hash;
@@ -52,18 +37,8 @@ beforeAll(async () => {
   s.addTracker(owner.id, '7001', { protocol: 'osmand', label: 'Truck 1' });
   s.addTracker(owner.id, '7002', { protocol: 'osmand', label: 'Truck 2' });
   const van = s.addTracker(owner.id, '7003', { protocol: 'osmand', label: 'Van 3' });
-  const now = Math.floor(Date.now() / 1000);
-  // The van's two trips, ending a minute ago.
-  const trips = twoTrips({ lat: 54.6712, lng: 25.2402 }, now - 3 * 3600);
-  const last = trips[trips.length - 1];
-  const shift = now - 60 - last.time;
-  await sendFixes(port, '7003', trips.map((f) => ({ ...f, time: f.time + shift })));
-  // The telemetry core cuts the trips: wait until track/list shows both.
-  const ok = await until(async () => {
-    const r = await s!.call('track/list', { hash: owner.hash, tracker_id: van, from: utc(now - 86_400), to: utc(now + 60) });
-    return r.body.success && r.body.list.filter((x: { type: string }) => x.type === 'regular').length === 2;
-  });
-  if (!ok) throw new Error('the telemetry core did not cut the two trips');
+  // The van's two trips, ending a minute ago, cut by the telemetry core.
+  const trips = await feedTwoTrips(s, port, owner.hash, van, '7003', { lat: 54.6712, lng: 25.2402 });
   // Fresh fixes just before the browser looks: two trucks at the very same spot (a depot), the
   // van still parked where it stopped.
   const fresh = Math.floor(Date.now() / 1000);
@@ -71,15 +46,9 @@ beforeAll(async () => {
   await sendFixes(port, '7002', [{ lat: 54.6801, lng: 25.2601, time: fresh - 5, speed: 0 }]);
   vanLast = fresh - 5;
   await sendFixes(port, '7003', [{ ...trips[trips.length - 1], time: vanLast }]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await s?.close();
-});
+afterAll(() => closeAll(b, s));
 
 describe.sequential('the operator console in Chromium', () => {
   test('sign-in: a wrong password is said clearly; the right one opens the live map', async () => {
@@ -224,7 +193,7 @@ describe.sequential('the operator console in Chromium', () => {
     const { list } = (await s!.call('tracker/list', { hash: ownerHash })).body as { list: { label: string; source: { id: number } }[] };
     const truck1 = list.find((x) => x.label === 'Truck 1')!.source.id;
     const requests: unknown[] = [];
-    const live = await context!.newPage();
+    const live = await b!.context.newPage();
     await live.routeWebSocket(/\/v2\/event\/subscription\?/, (ws) => {
       ws.send('3f3e1a5c-0b6c-4a52-9a53-2b0c2b6a8f11|30000|X|'); // Atmosphere's first frame
       ws.onMessage((m) => {
@@ -248,7 +217,7 @@ describe.sequential('the operator console in Chromium', () => {
   });
 
   test("live against the server's own socket: a fix the gateway takes moves the tracker's row without a reload", async () => {
-    const live = await context!.newPage();
+    const live = await b!.context.newPage();
     const frames: string[] = [];
     live.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
     await live.goto(s!.url);
@@ -264,7 +233,7 @@ describe.sequential('the operator console in Chromium', () => {
   });
 
   test('readable at 200 % zoom: one column, no sideways scrolling', async () => {
-    const zoomed = await context!.newPage();
+    const zoomed = await b!.context.newPage();
     await zoomed.setViewportSize({ width: 640, height: 400 });
     await zoomed.goto(s!.url);
     await zoomed.getByText('3 of 3').waitFor();
@@ -281,6 +250,6 @@ describe.sequential('the operator console in Chromium', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('fsm.console.session'))).toBeNull();
     expect((await s!.call('user/get_info', { hash })).body.status.code).toBe(4);
-    expect(pageErrors).toEqual([]);
+    expect(b!.pageErrors).toEqual([]);
   });
 });

@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { buildConsole } from '../../web/console/build.ts';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, SHOTS } from './browser.ts';
+import { SHOTS } from './browser.ts';
+import { closeAll, openBrowser, signIn, type ConsoleBrowser } from './flow.ts';
 
 const LOGIN = 'planner@example.com';
 const PASSWORD = 'correct-horse-2';
@@ -20,9 +20,8 @@ const ZOOM = 15;
 
 let s: TestServer | undefined;
 let hash: string;
-let browser: Browser | undefined;
+let b: ConsoleBrowser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `zones-${name}.png`) });
 
 /** Web Mercator with MapLibre's 512-pixel tiles: the coordinates `dx`, `dy` pixels from the map's centre. */
@@ -42,28 +41,19 @@ async function mapCentre() {
 const near = (p: { lat: number; lng: number }, q: { lat: number; lng: number }) => Math.abs(p.lat - q.lat) < 2e-5 && Math.abs(p.lng - q.lng) < 2e-5;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  await buildConsole({ ifNeeded: true, quiet: true });
+  b = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  page = b.page;
   s = await startTestServer();
   hash = (await s.user(LOGIN, { password: PASSWORD })).hash;
   const r = await s.call('place/create', { hash, place: { label: 'Depot', location: { ...DEPOT, radius: 60, address: 'Depot street 1' } } });
   if (!r.body.success) throw new Error(JSON.stringify(r.body));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await s?.close();
-});
+afterAll(() => closeAll(b, s));
 
 describe.sequential('places and zones in Chromium', () => {
   test('the screen lists the user\'s places and frames them on the map', async () => {
-    await page.goto(s!.url);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, s!.url, LOGIN, PASSWORD);
     await page.getByRole('link', { name: 'Places and zones' }).click();
     await page.getByRole('heading', { name: 'Places and zones', level: 2 }).waitFor();
     await page.getByText('Zones: 0 · places: 1').waitFor();
@@ -224,6 +214,6 @@ describe.sequential('places and zones in Chromium', () => {
     expect(await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await shot('8-zoom-200', zoomed);
     await zoomed.close();
-    expect(pageErrors).toEqual([]);
+    expect(b!.pageErrors).toEqual([]);
   });
 });

@@ -19,6 +19,35 @@ const SESSION_KEY = 'fsm.console.session';
 /** JSON for calls; multipart form data for uploads (the file as part `file`, the browser sets the type). */
 const post = <T>(path: string, body: Record<string, unknown> | FormData, signal?: AbortSignal): Promise<T> => postCall<T>(path, body, { signal });
 
+/** A file answer, or the JSON envelope of a refusal (thrown as `post` throws it). */
+async function fetchFile(path: string, body: Record<string, unknown>): Promise<{ blob: Blob; filename: string }> {
+  let res: Response;
+  try {
+    res = await fetch(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  } catch (e) {
+    throw new NetworkError(String(e));
+  }
+  if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
+    const data = (await res.json()) as { status?: { code: number; description: string }; errors?: { parameter: string; error: string }[] };
+    throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, data.errors ?? []);
+  }
+  if (!res.ok) throw new NetworkError(`HTTP ${res.status} without an API answer`);
+  return { blob: await res.blob(), filename: fileName(res.headers.get('content-disposition') ?? '') };
+}
+
+/** The name in `Content-Disposition`: RFC 6266's `filename*=UTF-8''…` first, else `filename="…"`. */
+export function fileName(disposition: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      /* a malformed encoding: the plain name below */
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? 'download';
+}
+
 export class Api {
   constructor(
     readonly session: Session,
@@ -37,6 +66,16 @@ export class Api {
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     form.set('file', file, file.name);
     return this.guard(post<T>(path, form));
+  }
+
+  /** A call that answers a file (report/tracker/download): its bytes and the server's file name; a refusal is thrown as ApiError. */
+  async download(path: string, params: Record<string, unknown>): Promise<{ blob: Blob; filename: string }> {
+    return this.guard(fetchFile(path, { ...params, hash: this.session.hash }));
+  }
+
+  /** A stored file's `download_url` with this session, for an <img> or a link (docs/files.md: links carry the session). */
+  fileUrl(downloadUrl: string): string {
+    return `${downloadUrl}${downloadUrl.includes('?') ? '&' : '?'}hash=${encodeURIComponent(this.session.hash)}`;
   }
 
   private async guard<T>(answer: Promise<T>): Promise<T> {

@@ -117,7 +117,9 @@ function SignedIn({ stored, onEnded }: { stored: StoredSession; onEnded: (why: s
         <span className={`live live-${mode}`} role="status">
           {mode === 'socket' ? t('live.socket') : mode === 'polling' ? t('live.polling', { seconds: LIVE.pollSeconds }) : t('live.connecting')}
         </span>
-        <span className="who">{t('nav.signedInAs', { login: stored.login })}</span>
+        <span className="who" title={t('nav.signedInAs', { login: stored.login })}>
+          {t('nav.signedInAs', { login: stored.login })}
+        </span>
         <button type="button" onClick={signOut}>
           {t('nav.signOut')}
         </button>

@@ -24,4 +24,7 @@ export const SCREENS: ScreenDef[] = [
   { path: '/history', title: 'nav.history', component: lazy(() => import('../screens/history/HistoryScreen.tsx').then((m) => ({ default: m.HistoryScreen }))) },
   { path: '/dispatch', title: 'nav.dispatch', component: lazy(() => import('../screens/dispatch/DispatchScreen.tsx').then((m) => ({ default: m.DispatchScreen }))) },
   { path: '/zones', title: 'nav.zones', component: lazy(() => import('../screens/zones/ZonesScreen.tsx').then((m) => ({ default: m.ZonesScreen }))) },
+  { path: '/reports', title: 'nav.reports', component: lazy(() => import('../screens/reports/ReportsScreen.tsx').then((m) => ({ default: m.ReportsScreen }))) },
+  { path: '/checkins', title: 'nav.checkins', component: lazy(() => import('../screens/checkins/CheckinsScreen.tsx').then((m) => ({ default: m.CheckinsScreen }))) },
+  { path: '/statuses', title: 'nav.statuses', component: lazy(() => import('../screens/statuses/StatusesScreen.tsx').then((m) => ({ default: m.StatusesScreen }))) },
 ];

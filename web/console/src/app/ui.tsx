@@ -1,5 +1,5 @@
 /** Small parts every screen's forms and side panels share. */
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 
 /** A labelled form field: the label above its control (`id` ties them). */
@@ -27,5 +27,21 @@ export function Notices({ note, error }: { note: string | null; error: string | 
         </p>
       )}
     </>
+  );
+}
+
+/** A deletion's confirmation in place: the question, then **Yes, delete** and **Keep it**. */
+export function ConfirmDelete({ question, onYes, onNo, busy = false }: { question: string; onYes: () => void; onNo: () => void; busy?: boolean }) {
+  const id = useId();
+  return (
+    <div className="confirm" role="group" aria-labelledby={id}>
+      <span id={id}>{question}</span>
+      <button type="button" className="danger" onClick={onYes} disabled={busy}>
+        {t('confirm.yes')}
+      </button>
+      <button type="button" onClick={onNo}>
+        {t('confirm.no')}
+      </button>
+    </div>
   );
 }

@@ -85,3 +85,16 @@ export function placeLabels(map: MlMap): LabelCandidate[] {
     offsetX: 6,
   }));
 }
+
+/** Labels of a screen's point layer whose features carry `id`, `label` and `selected` (the selected one placed first). */
+export function pointLabels(map: MlMap, layer: string, className: string, offsetX: number): LabelCandidate[] {
+  if (!map.getLayer(layer)) return [];
+  return map.queryRenderedFeatures({ layers: [layer] }).map((f) => ({
+    key: `${layer}:${f.properties.id}`,
+    lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number],
+    text: String(f.properties.label),
+    priority: f.properties.selected ? 4 : 2,
+    className,
+    offsetX,
+  }));
+}

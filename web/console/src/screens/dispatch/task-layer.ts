@@ -1,7 +1,7 @@
 /** Tasks on the dispatch map: each task's zone as a circle coloured by status, its label in HTML. */
 import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
 import type { Task } from '../../api/types.ts';
-import type { LabelCandidate } from '../../map/html-labels.ts';
+import { pointLabels, type LabelCandidate } from '../../map/html-labels.ts';
 import { circle } from '../../map/geometry.ts';
 
 export const TASK_COLORS: Record<string, string> = { unassigned: '#6e7781', assigned: '#1d6fd6', arrived: '#bf8700', done: '#1a7f37', failed: '#cf222e', delayed: '#b35c00', faulty: '#8250df' };
@@ -21,14 +21,4 @@ export function showTasks(map: MlMap, tasks: Task[], selected: number | null): v
   (map.getSource('task-centers') as GeoJSONSource).setData({ type: 'FeatureCollection', features: tasks.map((t) => ({ type: 'Feature', properties: props(t), geometry: { type: 'Point', coordinates: [t.location.lng, t.location.lat] } })) });
 }
 
-export function taskLabels(map: MlMap): LabelCandidate[] {
-  if (!map.getLayer('task-centers')) return [];
-  return map.queryRenderedFeatures({ layers: ['task-centers'] }).map((f) => ({
-    key: `task:${f.properties.id}`,
-    lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number],
-    text: String(f.properties.label),
-    priority: f.properties.selected ? 4 : 2,
-    className: 'label-task',
-    offsetX: 9,
-  }));
-}
+export const taskLabels = (map: MlMap): LabelCandidate[] => pointLabels(map, 'task-centers', 'label-task', 9);

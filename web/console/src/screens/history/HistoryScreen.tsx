@@ -10,6 +10,7 @@ import { useSession } from '../../app/context.ts';
 import { navigate, useRoute } from '../../app/router.ts';
 import { formatNumber, t } from '../../i18n/i18n.ts';
 import { MapCanvas } from '../../map/MapCanvas.tsx';
+import { addTrackLine, setTrackLine } from '../../map/track-line.ts';
 import { fromInput, nowIn, toInput, wallMs, wallString } from '../../util/time.ts';
 import { errorText } from '../signin/SignIn.tsx';
 import { positionAt, stopsBetween, timed, type Stop, type Timed } from './replay.ts';
@@ -18,9 +19,8 @@ const SPEEDS = [10, 60, 300, 1200];
 const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 function addHistoryLayers(map: MlMap) {
-  for (const id of ['track', 'stops', 'ends', 'replay']) map.addSource(id, { type: 'geojson', data: EMPTY });
-  map.addLayer({ id: 'track-casing', type: 'line', source: 'track', layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#fff', 'line-width': 6 } });
-  map.addLayer({ id: 'track', type: 'line', source: 'track', layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#1d6fd6', 'line-width': 3 } });
+  addTrackLine(map);
+  for (const id of ['stops', 'ends', 'replay']) map.addSource(id, { type: 'geojson', data: EMPTY });
   map.addLayer({ id: 'stops', type: 'circle', source: 'stops', paint: { 'circle-radius': 7, 'circle-color': '#b35c00', 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } });
   map.addLayer({ id: 'ends', type: 'circle', source: 'ends', paint: { 'circle-radius': 6, 'circle-color': ['match', ['get', 'kind'], 'start', '#1a7f37', '#cf222e'], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } });
   map.addLayer({ id: 'replay', type: 'circle', source: 'replay', paint: { 'circle-radius': 9, 'circle-color': '#6639ba', 'circle-stroke-color': '#fff', 'circle-stroke-width': 3 } });
@@ -79,7 +79,7 @@ export function HistoryScreen() {
   useEffect(() => {
     if (!map) return;
     const src = (id: string) => map.getSource(id) as GeoJSONSource;
-    src('track').setData(points.length > 1 ? { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: points.map((p) => [p.lng, p.lat]) } } : EMPTY);
+    setTrackLine(map, points.map((p) => [p.lng, p.lat]));
     src('stops').setData({ type: 'FeatureCollection', features: stops.map((s) => point(s.lng, s.lat)) });
     src('ends').setData(points.length ? { type: 'FeatureCollection', features: [point(points[0].lng, points[0].lat, { kind: 'start' }), point(points[points.length - 1].lng, points[points.length - 1].lat, { kind: 'end' })] } : EMPTY);
     if (points.length) {

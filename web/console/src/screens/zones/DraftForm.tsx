@@ -8,7 +8,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { LatLng } from '../../api/types.ts';
 import { useSession } from '../../app/context.ts';
-import { Field } from '../../app/ui.tsx';
+import { ConfirmDelete, Field } from '../../app/ui.tsx';
 import { t, type MessageKey } from '../../i18n/i18n.ts';
 import { errorText } from '../signin/SignIn.tsx';
 import type { Draft } from './zone-layer.ts';
@@ -164,17 +164,7 @@ export function DraftForm({ draft, onChange, onAddAtCentre, onSaved, onCancel }:
           </button>
         )}
       </div>
-      {confirming && (
-        <div className="confirm" role="group" aria-labelledby="zf-confirm">
-          <span id="zf-confirm">{t('zones.confirmDelete', { label: draft.label })}</span>
-          <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
-            {t('zones.confirmYes')}
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            {t('zones.confirmNo')}
-          </button>
-        </div>
-      )}
+      {confirming && <ConfirmDelete question={t('zones.confirmDelete', { label: draft.label })} onYes={() => void remove()} onNo={() => setConfirming(false)} busy={busy} />}
     </form>
   );
 }
