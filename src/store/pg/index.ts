@@ -9,10 +9,11 @@ import { migratePostgres } from './migrate.ts';
 import { PgAuthVersions, PgSessionStore, PgTariffStore, PgUserStore } from './accounts.ts';
 import { PgTagStore } from './tags.ts';
 import { PgDeviceStateStore, PgDeviceStore, PgTrackerStore } from './trackers.ts';
+import { PgChatStore } from './chat.ts';
 
 /** The areas this engine has (the rest of `AreaName` follows, area by area). */
 export const PG_AREAS = [
-  'users', 'sessions', 'tariffs', 'authVersions', 'tags', 'trackers', 'devices', 'deviceState',
+  'users', 'sessions', 'tariffs', 'authVersions', 'tags', 'trackers', 'devices', 'deviceState', 'chat',
 ] as const satisfies readonly AreaName[];
 export type PgAreaName = (typeof PG_AREAS)[number];
 /** What the engine offers today: its areas and everything that works across them. */
@@ -29,6 +30,7 @@ function areasOver(sql: Sql) {
     trackers: new PgTrackerStore(sql),
     devices: new PgDeviceStore(sql),
     deviceState: new PgDeviceStateStore(sql),
+    chat: new PgChatStore(sql),
   };
 }
 
