@@ -10,10 +10,12 @@ import { PgAuthVersions, PgSessionStore, PgTariffStore, PgUserStore } from './ac
 import { PgTagStore } from './tags.ts';
 import { PgDeviceStateStore, PgDeviceStore, PgTrackerStore } from './trackers.ts';
 import { PgChatStore } from './chat.ts';
+import { PgFieldStore } from './fields.ts';
+import { PgGeoCacheStore } from './geocache.ts';
 
 /** The areas this engine has (the rest of `AreaName` follows, area by area). */
 export const PG_AREAS = [
-  'users', 'sessions', 'tariffs', 'authVersions', 'tags', 'trackers', 'devices', 'deviceState', 'chat',
+  'users', 'sessions', 'tariffs', 'authVersions', 'tags', 'trackers', 'devices', 'deviceState', 'chat', 'fields', 'geocache',
 ] as const satisfies readonly AreaName[];
 export type PgAreaName = (typeof PG_AREAS)[number];
 /** What the engine offers today: its areas and everything that works across them. */
@@ -31,6 +33,8 @@ function areasOver(sql: Sql) {
     devices: new PgDeviceStore(sql),
     deviceState: new PgDeviceStateStore(sql),
     chat: new PgChatStore(sql),
+    fields: new PgFieldStore(sql),
+    geocache: new PgGeoCacheStore(sql),
   };
 }
 
