@@ -230,6 +230,24 @@ describe.each(engines('users', 'tags', 'trackers', 'devices', 'deviceState'))('$
     expect(await data.devices.unknown()).toEqual([]);
   });
 
+  it('inside a transaction: a tracker and a batch of unknown devices are kept with it, or not at all', async () => {
+    const attempt = { deviceId: 'u', protocol: 'p', address: 'a', first: 1, last: 1, attempts: 1 };
+    const failure = new Error('refused');
+    await expect(data.transaction(async (tx) => {
+      await tx.trackers.add({ userId: ann, deviceId: 'in-tx', protocol: 'p', label: 'x', tariffId: 1, now: 0 });
+      await tx.devices.recordUnknown([attempt]);
+      expect((await tx.devices.unknown()).length).toBe(1);
+      throw failure;
+    })).rejects.toBe(failure);
+    expect([await data.trackers.deviceExists('in-tx'), await data.devices.unknown()]).toEqual([false, []]);
+    const id = await data.transaction(async (tx) => {
+      await tx.devices.recordUnknown([attempt, attempt]);
+      return tx.trackers.add({ userId: ann, deviceId: 'in-tx', protocol: 'p', label: 'x', tariffId: 1, now: 0 });
+    });
+    expect((await data.trackers.list(ann)).map((t) => t.id)).toEqual([id]);
+    expect((await data.devices.unknown()).map((u) => u.count)).toEqual([2]);
+  });
+
   it('a device\'s latest state: undefined until it sent something; malformed attributes are left out', async () => {
     const id = await add(ann, 'st');
     const { source_id } = (await data.trackers.get(ann, id))!;
