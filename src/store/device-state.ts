@@ -50,21 +50,25 @@ export class DeviceStateStore {
   /** The device's latest state, or undefined when it never sent anything. */
   get(sourceId: number): DeviceState | undefined {
     const r = this.getStmt.get(sourceId);
-    if (!r) return undefined;
-    return {
-      sourceId: r.source_id,
-      fixTime: r.fix_time,
-      lat: r.lat,
-      lng: r.lng,
-      alt: r.alt,
-      speed: r.speed,
-      course: r.course,
-      satellites: r.satellites,
-      precision: r.precision,
-      lastTime: r.last_time,
-      attrs: parseAttrs(r.attrs),
-    };
+    return r && deviceStateOf(r);
   }
+}
+
+/** A stored row as the API reads it (every engine's). */
+export function deviceStateOf(r: DeviceStateRow): DeviceState {
+  return {
+    sourceId: r.source_id,
+    fixTime: r.fix_time,
+    lat: r.lat,
+    lng: r.lng,
+    alt: r.alt,
+    speed: r.speed,
+    course: r.course,
+    satellites: r.satellites,
+    precision: r.precision,
+    lastTime: r.last_time,
+    attrs: parseAttrs(r.attrs),
+  };
 }
 
 /** The attrs column, keeping only well-formed `[value, time]` pairs: a bad entry must not fail a read. */

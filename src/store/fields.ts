@@ -64,28 +64,7 @@ export class FieldStore {
    * `{parameter, error}` (empty when valid). `requireAll` also reports required fields that are missing.
    */
   validate(userId: number, type: FieldEntity, fields: FieldValues | undefined, opts: { requireAll: boolean; parameter?: string }): Array<{ parameter: string; error: string }> {
-    const parameter = opts.parameter ?? 'fields';
-    const defs = new Map(this.list(userId, type).map((d) => [String(d.id), d]));
-    const errors: Array<{ parameter: string; error: string }> = [];
-    for (const [key, v] of Object.entries(fields ?? {})) {
-      const def = defs.get(key);
-      const p = `${parameter}.${key}`;
-      if (!def) {
-        errors.push({ parameter: p, error: `no custom field ${key} for ${type}s` });
-        continue;
-      }
-      if (!v || typeof v !== 'object') {
-        errors.push({ parameter: p, error: 'expected {type, value}' });
-        continue;
-      }
-      if (v.type !== def.type) errors.push({ parameter: `${p}.type`, error: `field ${key} is of type ${def.type}` });
-      else if (v.value !== null && !valueFits(def.type, v.value)) errors.push({ parameter: `${p}.value`, error: `not a valid ${def.type}` });
-      else if (v.value === null && def.required) errors.push({ parameter: `${p}.value`, error: 'required' });
-      // A reference to an employee is checked like any other reference: the owner's, else "no such" (issue 10).
-      else if (def.type === 'responsible_employee' && v.value !== null && !this.employeeStmt.get(v.value as number, userId)) errors.push({ parameter: `${p}.value`, error: `no such employee: ${v.value}` });
-    }
-    if (opts.requireAll) for (const [key, def] of defs) if (def.required && !(key in (fields ?? {}))) errors.push({ parameter: `${parameter}.${key}`, error: `required field ${def.label} is missing` });
-    return errors;
+    return fieldProblems(type, this.list(userId, type), fields, opts, (id) => !!this.employeeStmt.get(id, userId));
   }
 
   /** Replace the values of an entity (call inside the entity's write transaction, after validate). */
@@ -115,6 +94,41 @@ export class FieldStore {
   static valueSql(type: FieldEntity, idSql: string): string {
     return `(SELECT text FROM entity_field_values WHERE entity_type = '${type}' AND entity_id = ${idSql} AND field_id = ?)`;
   }
+}
+
+/**
+ * `FieldStore.validate` over the user's definitions of the entity type (every engine's): the
+ * problems as `{parameter, error}`. `isEmployee(id)`: whether the id is one of the user's employees.
+ */
+export function fieldProblems(
+  type: FieldEntity,
+  list: FieldDef[],
+  fields: FieldValues | undefined,
+  opts: { requireAll: boolean; parameter?: string },
+  isEmployee: (id: number) => boolean,
+): Array<{ parameter: string; error: string }> {
+  const parameter = opts.parameter ?? 'fields';
+  const defs = new Map(list.map((d) => [String(d.id), d]));
+  const errors: Array<{ parameter: string; error: string }> = [];
+  for (const [key, v] of Object.entries(fields ?? {})) {
+    const def = defs.get(key);
+    const p = `${parameter}.${key}`;
+    if (!def) {
+      errors.push({ parameter: p, error: `no custom field ${key} for ${type}s` });
+      continue;
+    }
+    if (!v || typeof v !== 'object') {
+      errors.push({ parameter: p, error: 'expected {type, value}' });
+      continue;
+    }
+    if (v.type !== def.type) errors.push({ parameter: `${p}.type`, error: `field ${key} is of type ${def.type}` });
+    else if (v.value !== null && !valueFits(def.type, v.value)) errors.push({ parameter: `${p}.value`, error: `not a valid ${def.type}` });
+    else if (v.value === null && def.required) errors.push({ parameter: `${p}.value`, error: 'required' });
+    // A reference to an employee is checked like any other reference: the owner's, else "no such" (issue 10).
+    else if (def.type === 'responsible_employee' && v.value !== null && !isEmployee(v.value as number)) errors.push({ parameter: `${p}.value`, error: `no such employee: ${v.value}` });
+  }
+  if (opts.requireAll) for (const [key, def] of defs) if (def.required && !(key in (fields ?? {}))) errors.push({ parameter: `${parameter}.${key}`, error: `required field ${def.label} is missing` });
+  return errors;
 }
 
 function valueFits(type: FieldType, v: unknown): boolean {

@@ -13,7 +13,7 @@ import type { AuthVersions } from '../cache.ts';
 import type { Sql } from './connect.ts';
 
 /** A cache emptied whenever a change counter moves (bumped by triggers, so every connection's writes count). */
-class VersionedCache<V> {
+export class VersionedCache<V> {
   private seen = -1;
   private map = new Map<string, V>();
   constructor(private sql: Sql, private name: string, private max = 10_000) {}

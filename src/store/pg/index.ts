@@ -8,9 +8,15 @@ import { connectPostgres, type Sql } from './connect.ts';
 import { migratePostgres } from './migrate.ts';
 import { PgAuthVersions, PgSessionStore, PgTariffStore, PgUserStore } from './accounts.ts';
 import { PgTagStore } from './tags.ts';
+import { PgDeviceStateStore, PgDeviceStore, PgTrackerStore } from './trackers.ts';
+import { PgChatStore } from './chat.ts';
+import { PgFieldStore } from './fields.ts';
+import { PgGeoCacheStore } from './geocache.ts';
 
 /** The areas this engine has (the rest of `AreaName` follows, area by area). */
-export const PG_AREAS = ['users', 'sessions', 'tariffs', 'authVersions', 'tags'] as const satisfies readonly AreaName[];
+export const PG_AREAS = [
+  'users', 'sessions', 'tariffs', 'authVersions', 'tags', 'trackers', 'devices', 'deviceState', 'chat', 'fields', 'geocache',
+] as const satisfies readonly AreaName[];
 export type PgAreaName = (typeof PG_AREAS)[number];
 /** What the engine offers today: its areas and everything that works across them. */
 export type PgDataStore = Pick<DataStore, PgAreaName | 'transaction' | 'snapshot' | 'analyze' | 'close'>;
@@ -23,6 +29,12 @@ function areasOver(sql: Sql) {
     tariffs: new PgTariffStore(sql),
     authVersions: new PgAuthVersions(sql),
     tags: new PgTagStore(sql),
+    trackers: new PgTrackerStore(sql),
+    devices: new PgDeviceStore(sql),
+    deviceState: new PgDeviceStateStore(sql),
+    chat: new PgChatStore(sql),
+    fields: new PgFieldStore(sql),
+    geocache: new PgGeoCacheStore(sql),
   };
 }
 

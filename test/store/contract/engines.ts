@@ -2,6 +2,7 @@
  * The engines the store contract suite runs against (docs/store.md#contract-suite). Every test file
  * in this folder runs once per engine with `describe.each(engines())`, each test on a fresh store.
  */
+import { afterAll } from 'vitest';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,14 +10,30 @@ import postgres from 'postgres';
 import { openStore } from '../../../src/store/index.ts';
 import type { AreaName, DataStore } from '../../../src/store/contract.ts';
 import { openPostgresStore, PG_AREAS } from '../../../src/store/pg/index.ts';
+import { openSql } from '../../helpers/sql.ts';
+
+/**
+ * SQL on the engine's own database for fixtures and checks no area offers (rows of tables another
+ * area or the gateway's writer fills): one statement, portable SQL, `?` placeholders; answers the rows.
+ */
+export type FixtureSql = (statement: string, ...params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 export interface Engine {
   name: string;
   /** The areas the engine has (the PostgreSQL engine is built area by area). */
   has(area: AreaName): boolean;
   /** A new, empty store (migrated) and how to throw it away. */
-  open(): Promise<{ data: DataStore; dispose(): Promise<void> }>;
+  open(): Promise<{ data: DataStore; sql: FixtureSql; dispose(): Promise<void> }>;
 }
+
+/**
+ * What a test file made once (the templates) goes after its last test: the run's check for
+ * temporary directories left behind (test/global-setup.ts) comes before the worker exits.
+ */
+const afterFile: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const step of afterFile.splice(0).reverse()) await step(); // last made, first gone
+});
 
 /** A migrated empty database, made once per test file and copied for each test (migrating takes a second). */
 let template: string | undefined;
@@ -25,7 +42,10 @@ function sqliteTemplate(): string {
     const dir = mkdtempSync(join(tmpdir(), 'fsm-contract-template-'));
     template = join(dir, 'fsm.db');
     openStore(template).close(); // closing checkpoints the WAL into the file
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    afterFile.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+      template = undefined;
+    });
   }
   return template;
 }
@@ -37,9 +57,15 @@ const sqlite: Engine = {
     const dir = mkdtempSync(join(tmpdir(), 'fsm-contract-'));
     copyFileSync(sqliteTemplate(), join(dir, 'fsm.db'));
     const store = openStore(join(dir, 'fsm.db'));
+    const own = openSql(join(dir, 'fsm.db'));
     return {
       data: store.data,
+      async sql(statement, ...params) {
+        const stmt = own.prepare(statement);
+        return stmt.reader ? (stmt.all(...params) as Record<string, unknown>[]) : (stmt.run(...params), []);
+      },
       async dispose() {
+        own.close();
         store.close();
         rmSync(dir, { recursive: true, force: true });
       },
@@ -54,6 +80,7 @@ const sqlite: Engine = {
  */
 function postgresEngine(url: string): Engine {
   const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  afterFile.push(() => admin.end());
   const prefix = `fsm_contract_${process.pid}_${Date.now().toString(36)}`;
   let template: Promise<string> | undefined;
   let n = 0;
@@ -63,7 +90,10 @@ function postgresEngine(url: string): Engine {
     await admin.unsafe(`CREATE DATABASE ${name}`);
     const { data } = await openPostgresStore(dbUrl(name), { max: 1 });
     await data.close();
-    process.once('beforeExit', () => void admin.unsafe(`DROP DATABASE IF EXISTS ${name}`).then(() => admin.end()));
+    afterFile.push(async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+      template = undefined;
+    });
     return name;
   };
   return {
@@ -73,9 +103,13 @@ function postgresEngine(url: string): Engine {
       template ??= makeTemplate();
       const name = `${prefix}_${++n}`;
       await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${await template}`);
-      const { data } = await openPostgresStore(dbUrl(name), { max: 4 });
+      const { data, sql } = await openPostgresStore(dbUrl(name), { max: 4 });
       return {
         data: data as unknown as DataStore,
+        async sql(statement, ...params) {
+          let n = 0;
+          return [...(await sql.unsafe(statement.replace(/\?/g, () => `$${++n}`), params as never[]))];
+        },
         async dispose() {
           await data.close();
           await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
