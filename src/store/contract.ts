@@ -8,7 +8,41 @@
  * area classes (src/store/*.ts) define the method set; `src/store/sqlite-async.ts` puts them behind
  * this contract, and every other engine implements the same `DataStore`.
  */
-import type { Store as SqliteStore } from './index.ts';
+import type { AuthVersions } from './cache.ts';
+import type { ChatStore } from './chat.ts';
+import type { CheckinStore } from './checkins.ts';
+import type { CompactionStore } from './compaction.ts';
+import type { DepartmentStore } from './departments.ts';
+import type { DeviceStateStore } from './device-state.ts';
+import type { DeviceStore } from './devices.ts';
+import type { EmployeeStore } from './employees.ts';
+import type { EventStore } from './events.ts';
+import type { FieldAppStore } from './field-app.ts';
+import type { FieldStore } from './fields.ts';
+import type { FileFactsStore } from './file-facts.ts';
+import type { FileStore } from './files.ts';
+import type { FormTemplateStore } from './form-templates.ts';
+import type { FormStore } from './forms.ts';
+import type { GeoCacheStore } from './geocache.ts';
+import type { MapLayerStore } from './map-layers.ts';
+import type { OpsStore } from './ops.ts';
+import type { PlaceStore } from './places.ts';
+import type { ReportScheduleStore } from './report-schedules.ts';
+import type { ReportDataStore, ReportStore } from './reports.ts';
+import type { RetentionStore } from './retention.ts';
+import type { RetranslatorStore } from './retranslators.ts';
+import type { SessionStore } from './sessions.ts';
+import type { StatusStore } from './statuses.ts';
+import type { TagStore } from './tags.ts';
+import type { TariffStore } from './tariffs.ts';
+import type { TaskScheduleStore } from './task-schedules.ts';
+import type { TaskStore } from './tasks.ts';
+import type { TelemetryStore } from './telemetry.ts';
+import type { TrackerStore } from './trackers.ts';
+import type { TrackStore } from './tracks.ts';
+import type { UploadStore } from './uploads.ts';
+import type { UserStore } from './users.ts';
+import type { ZoneStore } from './zones.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Method = (...args: any[]) => any;
@@ -29,10 +63,50 @@ export type Area<T> = {
   [K in keyof T as K extends EngineOnly ? never : T[K] extends (...a: never[]) => Iterator<unknown> ? never : T[K] extends Method ? K : never]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never;
 };
 
-/** The areas: users, sessions, trackers, tasks, forms, files, reports, retranslators, events, ... */
-export type AreaName = Exclude<keyof SqliteStore, 'transaction' | 'snapshot' | 'analyze' | 'backup' | 'close' | 'data'>;
+/** The SQLite engine's class of each area: its methods are the area's contract. */
+export interface AreaClasses {
+  users: UserStore;
+  sessions: SessionStore;
+  tariffs: TariffStore;
+  trackers: TrackerStore;
+  tags: TagStore;
+  telemetry: TelemetryStore;
+  fields: FieldStore;
+  geocache: GeoCacheStore;
+  devices: DeviceStore;
+  chat: ChatStore;
+  places: PlaceStore;
+  zones: ZoneStore;
+  employees: EmployeeStore;
+  departments: DepartmentStore;
+  tasks: TaskStore;
+  taskSchedules: TaskScheduleStore;
+  deviceState: DeviceStateStore;
+  tracks: TrackStore;
+  statuses: StatusStore;
+  fieldApp: FieldAppStore;
+  formTemplates: FormTemplateStore;
+  forms: FormStore;
+  fileFacts: FileFactsStore;
+  files: FileStore;
+  checkins: CheckinStore;
+  retranslators: RetranslatorStore;
+  mapLayers: MapLayerStore;
+  ops: OpsStore;
+  reports: ReportStore;
+  reportData: ReportDataStore;
+  retention: RetentionStore;
+  compaction: CompactionStore;
+  events: EventStore;
+  reportSchedules: ReportScheduleStore;
+  uploads: UploadStore;
+  authVersions: AuthVersions;
+}
 
-export type Areas = { [K in AreaName]: Area<SqliteStore[K]> };
+/** The areas: users, sessions, trackers, tasks, forms, files, reports, retranslators, events, ... */
+export type AreaName = keyof AreaClasses;
+
+export type Areas = { [K in AreaName]: Area<AreaClasses[K]> };
 
 /** The whole contract: the areas and what works across them. */
 export interface DataStore extends Areas {

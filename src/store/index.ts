@@ -191,6 +191,6 @@ export function openStore(file: string): Store {
     backup: (file, onProgress) => backupDatabase(db, file, onProgress),
     close: () => db.close(),
   };
-  store.data = sqliteDataStore(store as Store, db);
+  store.data = sqliteDataStore(store as Store, db, () => db.close());
   return store as Store;
 }

@@ -10,8 +10,7 @@
  * made through the transaction's own store (`tx`) go straight through.
  */
 import type { DB } from './db.ts';
-import type { Store } from './index.ts';
-import { ENGINE_ONLY, type AreaName, type DataStore } from './contract.ts';
+import { ENGINE_ONLY, type AreaClasses, type AreaName, type DataStore } from './contract.ts';
 
 /** The connection's owner: at most one transaction (or snapshot) at a time, the rest in arrival order. */
 class Gate {
@@ -65,12 +64,15 @@ function methodNames(area: object): string[] {
   return [...names];
 }
 
-const AREAS: readonly AreaName[] = [
+const AREAS = [
   'users', 'sessions', 'tariffs', 'trackers', 'tags', 'telemetry', 'fields', 'geocache', 'devices', 'chat', 'places', 'zones',
   'employees', 'departments', 'tasks', 'taskSchedules', 'deviceState', 'tracks', 'statuses', 'fieldApp', 'formTemplates', 'forms',
   'fileFacts', 'files', 'checkins', 'retranslators', 'mapLayers', 'ops', 'reports', 'reportData', 'retention', 'compaction',
   'events', 'reportSchedules', 'uploads', 'authVersions',
-];
+] as const satisfies readonly AreaName[];
+/** Every area of the contract is listed above (a type error names the missing one). */
+const everyArea: Exclude<AreaName, (typeof AREAS)[number]> extends never ? true : Exclude<AreaName, (typeof AREAS)[number]> = true;
+void everyArea;
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -78,7 +80,7 @@ type AnyFn = (...args: unknown[]) => unknown;
  * One face of the engine: `gated` for the store handed to callers (waits while a transaction holds
  * the connection), ungated for a transaction's own `tx`.
  */
-function areasOf(store: Store, gate: Gate | undefined): Record<string, Record<string, AnyFn>> {
+function areasOf(store: AreaClasses, gate: Gate | undefined): Record<string, Record<string, AnyFn>> {
   const out: Record<string, Record<string, AnyFn>> = {};
   for (const name of AREAS) {
     const area = store[name] as unknown as Record<string, AnyFn>;
@@ -97,8 +99,8 @@ function areasOf(store: Store, gate: Gate | undefined): Record<string, Record<st
   return out;
 }
 
-/** The asynchronous contract over an open SQLite store (one per store: `Store.data`). */
-export function sqliteDataStore(store: Store, db: DB): DataStore {
+/** The asynchronous contract over an open SQLite store's areas (one per store: `Store.data`); `close` closes that store. */
+export function sqliteDataStore(store: AreaClasses, db: DB, closeStore: () => void): DataStore {
   const gate = new Gate();
   const outside = areasOf(store, gate);
   const inside = areasOf(store, undefined);
@@ -157,7 +159,7 @@ export function sqliteDataStore(store: Store, db: DB): DataStore {
     },
     close: async () => {
       while (gate.busy) await gate.idle();
-      store.close();
+      closeStore();
     },
   } as unknown as DataStore;
 }
