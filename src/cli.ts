@@ -16,6 +16,7 @@ import { PROTOCOLS } from '../protocols/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateCommand } from './simulator/command.ts';
 import { SimulationOptionError } from './simulator/run.ts';
+import type { DataStore } from './store/contract.ts';
 import { openStore, type Store } from './store/index.ts';
 import { TARIFF_FIELDS, type TariffChanges, type TariffField } from './store/tariffs.ts';
 import { retentionCommand } from './retention/command.ts';
@@ -89,41 +90,41 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
   'user update': {
     usage: 'user update --login L [--time-zone Z] [--locale L] [--measurement-system metric|imperial|us]',
     options: { login: { type: 'string' }, 'time-zone': { type: 'string' }, locale: { type: 'string' }, 'measurement-system': { type: 'string' } },
-    run(ctx, o) {
-      const u = ctx.store.users.findByLogin(need(o, 'login'));
+    async run(ctx, o) {
+      const u = await ctx.store.data.users.findByLogin(need(o, 'login'));
       if (!u) throw new UsageError(`no user with login ${o.login}`);
       const changes = { time_zone: o['time-zone'] as string | undefined, locale: o.locale as string | undefined, measurement_system: o['measurement-system'] as string | undefined };
       const wrong = settingsErrors(changes);
       if (wrong.length) throw new UsageError(wrong.map((w) => `--${w.parameter.replace('_', '-')}: ${w.error}`).join('; '));
       if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('name at least one setting to change');
-      ctx.store.users.updateSettings(u.id, changes);
-      const now = ctx.store.users.get(u.id)!;
+      await ctx.store.data.users.updateSettings(u.id, changes);
+      const now = (await ctx.store.data.users.get(u.id))!;
       ctx.out(`${u.login}: time zone ${now.time_zone}, locale ${now.locale}, measurement system ${now.measurement_system}`, { id: u.id, time_zone: now.time_zone, locale: now.locale, measurement_system: now.measurement_system });
     },
   },
   'dealer block': {
     usage: 'dealer block --user L',
     options: { user: { type: 'string' } },
-    run(ctx, o) {
-      const u = master(ctx.store, need(o, 'user'));
-      ctx.store.users.setDealerBlocked(u.id, true);
+    async run(ctx, o) {
+      const u = await master(ctx.store.data, need(o, 'user'));
+      await ctx.store.data.users.setDealerBlocked(u.id, true);
       ctx.out(`blocked ${u.login} and its sub-users`);
     },
   },
   'dealer unblock': {
     usage: 'dealer unblock --user L',
     options: { user: { type: 'string' } },
-    run(ctx, o) {
-      const u = master(ctx.store, need(o, 'user'));
-      ctx.store.users.setDealerBlocked(u.id, false);
+    async run(ctx, o) {
+      const u = await master(ctx.store.data, need(o, 'user'));
+      await ctx.store.data.users.setDealerBlocked(u.id, false);
       ctx.out(`unblocked ${u.login} and its sub-users`);
     },
   },
   'tariff set': {
     usage: `tariff set --user L ${Object.keys(TARIFF_FIELDS).map((k) => `[--${k.replace(/_/g, '-')} V]`).join(' ')}`,
     options: { user: { type: 'string' }, ...tariffOptions },
-    run(ctx, o) {
-      const u = master(ctx.store, need(o, 'user'));
+    async run(ctx, o) {
+      const u = await master(ctx.store.data, need(o, 'user'));
       const changes: TariffChanges = {};
       for (const [field, kind] of Object.entries(TARIFF_FIELDS) as Array<[TariffField, string]>) {
         const raw = o[field.replace(/_/g, '-')];
@@ -141,27 +142,27 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       // A personal tariff: changing it touches no other user.
       let tariffId = u.tariff_id;
       if (tariffId === 1) {
-        tariffId = ctx.store.tariffs.copy(1, `tariff of ${u.login}`);
-        ctx.store.users.setTariff(u.id, tariffId);
+        tariffId = await ctx.store.data.tariffs.copy(1, `tariff of ${u.login}`);
+        await ctx.store.data.users.setTariff(u.id, tariffId);
       }
-      ctx.store.tariffs.update(tariffId, changes);
-      ctx.store.trackers.setOwnedSourcesTariff(u.id, tariffId);
+      await ctx.store.data.tariffs.update(tariffId, changes);
+      await ctx.store.data.trackers.setOwnedSourcesTariff(u.id, tariffId);
       ctx.out(`tariff ${tariffId} of ${u.login}: ${JSON.stringify(changes)}`, { id: tariffId });
     },
   },
   'tracker add': {
     usage: 'tracker add --user L --device-id ID --protocol P [--label X] [--model M] [--phone P] [--no-gsm] [--bundled-sim]',
     options: { user: { type: 'string' }, 'device-id': { type: 'string' }, protocol: { type: 'string' }, label: { type: 'string' }, model: { type: 'string' }, phone: { type: 'string' }, 'no-gsm': { type: 'boolean' }, 'bundled-sim': { type: 'boolean' } },
-    run(ctx, o) {
-      const u = master(ctx.store, need(o, 'user'));
+    async run(ctx, o) {
+      const u = await master(ctx.store.data, need(o, 'user'));
       const deviceId = need(o, 'device-id').trim();
       const protocol = need(o, 'protocol');
       if (!PROTOCOLS.has(protocol)) throw new UsageError(`unknown protocol ${protocol}; protocols: ${[...PROTOCOLS.keys()].join(', ')}`);
       if (!/^[\x21-\x7e]{1,64}$/.test(deviceId)) throw new UsageError('--device-id takes 1 to 64 printable characters without spaces');
-      if (ctx.store.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
+      if (await ctx.store.data.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
       const phone = o.phone as string | undefined;
       if (phone !== undefined && !/^\d{5,20}$/.test(phone)) throw new UsageError('--phone takes 5 to 20 digits, international format without plus sign');
-      const id = ctx.store.trackers.add({
+      const id = await ctx.store.data.trackers.add({
         userId: u.id,
         deviceId,
         protocol,
@@ -179,20 +180,20 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
   'tracker clone': {
     usage: 'tracker clone --tracker N --to L [--label X]',
     options: { tracker: { type: 'string' }, to: { type: 'string' }, label: { type: 'string' } },
-    run(ctx, o) {
-      const t = trackerArg(ctx.store, need(o, 'tracker'));
-      const to = master(ctx.store, need(o, 'to'));
+    async run(ctx, o) {
+      const t = await trackerArg(ctx.store.data, need(o, 'tracker'));
+      const to = await master(ctx.store.data, need(o, 'to'));
       if (t.clone) throw new UsageError(`tracker ${t.id} is itself a clone; clone the original`);
       if (to.id === t.user_id) throw new UsageError(`tracker ${t.id} belongs to ${to.login} already`);
-      const id = ctx.store.trackers.clone(t, to.id, (o.label as string | undefined) ?? t.label);
+      const id = await ctx.store.data.trackers.clone(t, to.id, (o.label as string | undefined) ?? t.label);
       ctx.out(`cloned tracker ${t.id} to ${to.login} as tracker ${id}`, { id });
     },
   },
   'device unknown': {
     usage: 'device unknown',
     options: {},
-    run(ctx) {
-      const list = ctx.store.devices.unknown();
+    async run(ctx) {
+      const list = await ctx.store.data.devices.unknown();
       if (ctx.json) return console.log(JSON.stringify(list));
       if (!list.length) return ctx.out('no unknown devices');
       ctx.out(['device id'.padEnd(20) + 'protocol'.padEnd(11) + 'address'.padEnd(24) + 'first seen'.padEnd(26) + 'last seen'.padEnd(26) + 'count', ...list.map((d) => d.device_id.padEnd(20) + d.protocol.padEnd(11) + d.address.padEnd(24) + new Date(d.first_seen).toISOString().padEnd(26) + new Date(d.last_seen).toISOString().padEnd(26) + d.count)].join('\n'));
@@ -201,40 +202,40 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
   'tracker block': {
     usage: 'tracker block N',
     options: {},
-    run(ctx, _o, pos) {
-      const t = trackerArg(ctx.store, pos[0]);
-      ctx.store.trackers.setBlocked(t.source_id, true);
+    async run(ctx, _o, pos) {
+      const t = await trackerArg(ctx.store.data, pos[0]);
+      await ctx.store.data.trackers.setBlocked(t.source_id, true);
       ctx.out(`blocked tracker ${t.id} (device ${t.device_id})`);
     },
   },
   'tracker unblock': {
     usage: 'tracker unblock N',
     options: {},
-    run(ctx, _o, pos) {
-      const t = trackerArg(ctx.store, pos[0]);
-      ctx.store.trackers.setBlocked(t.source_id, false);
+    async run(ctx, _o, pos) {
+      const t = await trackerArg(ctx.store.data, pos[0]);
+      await ctx.store.data.trackers.setBlocked(t.source_id, false);
       ctx.out(`unblocked tracker ${t.id} (device ${t.device_id})`);
     },
   },
   'app phone': {
     usage: 'app phone --user L [--label X] [--device-id ID]   (a phone tracker for the field app, and its activation code)',
     options: { user: { type: 'string' }, label: { type: 'string' }, 'device-id': { type: 'string' } },
-    run(ctx, o) {
-      const u = master(ctx.store, need(o, 'user'));
-      const deviceId = (o['device-id'] as string | undefined)?.trim() ?? phoneDeviceId(ctx.store);
+    async run(ctx, o) {
+      const u = await master(ctx.store.data, need(o, 'user'));
+      const deviceId = (o['device-id'] as string | undefined)?.trim() ?? (await phoneDeviceId(ctx.store.data));
       if (!/^[\x21-\x7e]{1,64}$/.test(deviceId)) throw new UsageError('--device-id takes 1 to 64 printable characters without spaces');
-      if (ctx.store.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
+      if (await ctx.store.data.trackers.deviceExists(deviceId)) throw new UsageError(`device ${deviceId} is registered already`);
       const now = Date.now();
-      const id = ctx.store.trackers.add({ userId: u.id, deviceId, protocol: APP_PROTOCOL, label: (o.label as string | undefined) ?? `phone ${deviceId}`, tariffId: u.tariff_id, now });
-      const c = createActivationCode(ctx.store, ctx.store.trackers.getAny(id)!, now);
+      const id = await ctx.store.data.trackers.add({ userId: u.id, deviceId, protocol: APP_PROTOCOL, label: (o.label as string | undefined) ?? `phone ${deviceId}`, tariffId: u.tariff_id, now });
+      const c = createActivationCode(ctx.store, (await ctx.store.data.trackers.getAny(id))!, now);
       ctx.out(`added phone tracker ${id} (${APP_PROTOCOL} ${deviceId}) for ${u.login}; activation code ${formatCode(c.code)}, valid until ${new Date(c.expires).toISOString()}`, { id, device_id: deviceId, code: formatCode(c.code), expires: new Date(c.expires).toISOString() });
     },
   },
   'app code': {
     usage: 'app code N   (a new one-time activation code for the field app on tracker N)',
     options: {},
-    run(ctx, _o, pos) {
-      const t = trackerArg(ctx.store, pos[0]);
+    async run(ctx, _o, pos) {
+      const t = await trackerArg(ctx.store.data, pos[0]);
       let c;
       try {
         c = createActivationCode(ctx.store, t, Date.now());
@@ -247,9 +248,9 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
   'app revoke': {
     usage: 'app revoke N   (revoke every device token and the unused code of tracker N)',
     options: {},
-    run(ctx, _o, pos) {
-      const t = trackerArg(ctx.store, pos[0]);
-      const n = ctx.store.fieldApp.revoke(t.id);
+    async run(ctx, _o, pos) {
+      const t = await trackerArg(ctx.store.data, pos[0]);
+      const n = await ctx.store.data.fieldApp.revoke(t.id);
       ctx.out(`revoked ${n} device token(s) of tracker ${t.id}`, { id: t.id, revoked: n });
     },
   },
@@ -269,25 +270,25 @@ function need(o: Opts, name: string): string {
   return v;
 }
 
-function master(store: Store, login: string): UserRow {
-  const u = store.users.findByLogin(login);
+async function master(data: DataStore, login: string): Promise<UserRow> {
+  const u = await data.users.findByLogin(login);
   if (!u) throw new UsageError(`no user with login ${login}`);
   if (u.parent_id) throw new UsageError(`${login} is a sub-user; name its master`);
   return u;
 }
 
-function trackerArg(store: Store, raw: string | undefined) {
+async function trackerArg(data: DataStore, raw: string | undefined) {
   if (!raw || !/^\d+$/.test(raw)) throw new UsageError('name the tracker by its id (a number)');
-  const t = store.trackers.getAny(Number(raw));
+  const t = await data.trackers.getAny(Number(raw));
   if (!t || t.deleted) throw new UsageError(`no tracker ${raw}`);
   return t;
 }
 
 /** A free device id for a phone: 'app-' and twelve random digits. */
-function phoneDeviceId(store: Store): string {
+async function phoneDeviceId(data: DataStore): Promise<string> {
   for (;;) {
     const id = `app-${randomInt(1e5, 1e6)}${randomInt(1e5, 1e6)}`;
-    if (!store.trackers.deviceExists(id)) return id;
+    if (!(await data.trackers.deviceExists(id))) return id;
   }
 }
 
@@ -321,7 +322,7 @@ export async function main(argv: string[]): Promise<number> {
     else console.error(`${msg}${e instanceof UsageError ? `\nusage: npm run fsm -- ${cmd.usage}` : ''}`);
     return known ? 2 : 1;
   } finally {
-    store?.close();
+    await store?.data.close();
   }
 }
 

@@ -155,7 +155,7 @@ export async function start(config: Readonly<Config>, opts: { logger?: boolean; 
   // Tracker reports: generated in their own small worker pool (src/reports/queue.ts, docs/reports.md).
   const reports = new ReportQueue(store, { dbFile: config.dbFile, threads: config.reports.threads, maxAttempts: config.reports.attempts, geocoder: services.geocoder, offlineTypes: offlineTypes(services.geocoder), log: (msg, data) => api.log.error(data ?? {}, msg) });
   (services as Services).reports = reports;
-  reports.start();
+  await reports.start();
   ops.attach({ reportQueue: () => store.reports.pendingCount() });
   const connections = new ConnectionWatcher(store, config.connection, Date.now, (msg, data) => api.log.error(data ?? {}, msg));
   connections.start();

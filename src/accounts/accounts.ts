@@ -34,18 +34,18 @@ interface Deps {
 }
 
 export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ id: number; activationMailed: boolean }> {
-  const { store } = deps;
+  const data = deps.store.data;
   const login = input.login?.trim();
   if (!login) throw new AccountError('login must not be empty');
   if (login.length > 100) throw new AccountError('login must be at most 100 characters');
   if (!PASSWORD_RULE.test(input.password ?? '')) throw new AccountError('password must be 1 to 40 printable characters');
-  if (store.users.findByLogin(login)) throw new AccountError(`a user with login ${login} exists already`);
+  if (await data.users.findByLogin(login)) throw new AccountError(`a user with login ${login} exists already`);
   if (input.timeZone && !isValidTimeZone(input.timeZone)) throw new AccountError(`unknown time zone ${input.timeZone}`);
   const wrong = settingsErrors({ locale: input.locale, measurement_system: input.measurementSystem });
   if (wrong.length) throw new AccountError(`${wrong[0].parameter.replace('_', '-')}: ${wrong[0].error}`);
   let parent: UserRow | undefined;
   if (input.parentLogin) {
-    parent = store.users.findByLogin(input.parentLogin);
+    parent = await data.users.findByLogin(input.parentLogin);
     if (!parent) throw new AccountError(`no user with login ${input.parentLogin}`);
     if (parent.parent_id) throw new AccountError(`${input.parentLogin} is a sub-user; sub-users belong to master users`);
   }
@@ -53,7 +53,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ 
   const unknown = rights.filter((r) => !(GRANTABLE_RIGHTS as string[]).includes(r));
   if (unknown.length) throw new AccountError(`unknown right(s) ${unknown.join(', ')}; rights are ${GRANTABLE_RIGHTS.join(', ')}`);
   if (rights.length && !parent) throw new AccountError('rights are given to sub-users (use --parent)');
-  const id = store.users.create({
+  const id = await data.users.create({
     login,
     passwordHash: await hashPassword(input.password),
     parentId: parent?.id,
@@ -67,7 +67,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ 
   });
   let activationMailed = false;
   if (input.unactivated) {
-    await sendActivation(deps, store.users.get(id)!);
+    await sendActivation(deps, (await data.users.get(id))!);
     activationMailed = true;
   }
   return { id, activationMailed };
@@ -75,9 +75,10 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<{ 
 
 /** Mails a fresh activation link; the link's hash is the only one user/activate accepts. Throws when sending fails. */
 export async function sendActivation(deps: Deps, user: UserRow): Promise<void> {
-  const { store, config, mailer } = deps;
+  const { config, mailer } = deps;
+  const data = deps.store.data;
   const now = deps.now();
-  const hash = store.sessions.create(user.id, 'activation', now);
+  const hash = await data.sessions.create(user.id, 'activation', now);
   const base = config.publicUrl ?? `http://localhost:${config.http.port}`;
   const link = `${base.replace(/\/$/, '')}/v2/fsm/user/activate?hash=${hash}`;
   try {
@@ -87,15 +88,15 @@ export async function sendActivation(deps: Deps, user: UserRow): Promise<void> {
       text: `Hello,\n\nto activate your account ${user.login}, open this link:\n\n${link}\n\nIf you did not register, ignore this message.\n`,
     });
   } catch (e) {
-    store.sessions.delete(hash);
+    await data.sessions.delete(hash);
     throw e;
   }
-  store.users.setActivationSent(user.id, now);
+  await data.users.setActivationSent(user.id, now);
 }
 
 /** On an empty database: a master user with a random password, returned once so it can be printed. */
 export async function ensureFirstMaster(deps: Deps): Promise<{ login: string; password: string } | null> {
-  if (deps.store.users.count() > 0) return null;
+  if ((await deps.store.data.users.count()) > 0) return null;
   const login = 'admin@localhost';
   const password = randomPassword();
   await createUser(deps, { login, password });

@@ -39,8 +39,8 @@ export const MAX_CHECKIN_FILES = 20;
  * Answers the new id.
  */
 export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise<number> {
-  const { store } = deps;
-  const tracker = store.trackers.getAny(c.trackerId);
+  const data = deps.store.data;
+  const tracker = await data.trackers.getAny(c.trackerId);
   if (!tracker || tracker.deleted) throw new DomainError(201, {}, `Not found in the database: tracker ${c.trackerId}`);
   if (tracker.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${c.trackerId}`);
   const { lat, lng } = c.location;
@@ -49,14 +49,14 @@ export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise
   if (c.fileIds.length > MAX_CHECKIN_FILES) throw invalidParams([{ parameter: 'file_ids', error: `at most ${MAX_CHECKIN_FILES} files` }]);
   const owner = tracker.user_id;
   if (c.formId != null) {
-    const form = store.files.formFields(owner, c.formId);
+    const form = await data.files.formFields(owner, c.formId);
     if (!form || form.task_id !== null) throw new DomainError(201, {}, `Not found in the database: check-in form ${c.formId}`);
   }
   const address = await addressFor(deps.geocoder, lat, lng, '');
-  const employee = store.employees.byTracker(tracker.id);
+  const employee = await data.employees.byTracker(tracker.id);
   const fileIds = [...new Set(c.fileIds)];
-  return store.checkins.create(
-    {
+  return data.transaction(async (tx) => {
+    const id = await tx.checkins.create({
       user_id: owner,
       tracker_id: tracker.id,
       employee_id: employee?.user_id === owner ? employee.id : null,
@@ -67,14 +67,14 @@ export async function createCheckin(deps: CheckinDeps, c: CheckinInput): Promise
       precision: c.location.precision ?? null,
       comment: c.comment ?? null,
       form_id: c.formId ?? null,
-    },
-    (id) => {
-      const bad = fileIds.filter((f) => !store.files.bindToCheckin(owner, f, id, tracker.id));
-      if (bad.length) throw notFreeToBind(bad);
-      // The event log (docs/events.md), in the transaction of the check-in.
-      store.events.record({ trackerId: tracker.id, type: 'checkin_created', time: c.time ?? deps.now(), lat, lng, extra: { checkin_id: id, comment: c.comment ?? null } });
-    },
-  );
+    });
+    const bad: number[] = [];
+    for (const f of fileIds) if (!(await tx.files.bindToCheckin(owner, f, id, tracker.id))) bad.push(f);
+    if (bad.length) throw notFreeToBind(bad);
+    // The event log (docs/events.md), in the transaction of the check-in.
+    await tx.events.record({ trackerId: tracker.id, type: 'checkin_created', time: c.time ?? deps.now(), lat, lng, extra: { checkin_id: id, comment: c.comment ?? null } });
+    return id;
+  });
 }
 
 /** 7 naming file_ids: files a check-in of this tracker may not carry (freeToBind). */
@@ -84,12 +84,17 @@ export function notFreeToBind(ids: number[]): DomainError {
 
 /** checkin/delete: all of the ids must be the owner's (201 naming the others; nothing deleted). */
 export async function deleteCheckins(deps: { store: Store; blobs: BlobStore }, ownerId: number, ids: number[]): Promise<void> {
-  const { store } = deps;
-  const missing = store.checkins.missing(ownerId, ids);
+  const data = deps.store.data;
+  const missing = await data.checkins.missing(ownerId, ids);
   if (missing.length) throw new DomainError(201, { ids: missing }, `Not found in the database: check-ins ${missing.join(', ')}`);
-  const files = store.files.ofCheckins(ids);
-  const forms = ids.map((i) => store.checkins.get(ownerId, i)?.form_id).filter((f): f is number => f != null);
-  const formFiles = forms.flatMap((f) => store.files.ofForm(f));
-  store.checkins.delete(ownerId, ids);
+  const files = await data.files.ofCheckins(ids);
+  const forms: number[] = [];
+  for (const i of ids) {
+    const f = (await data.checkins.get(ownerId, i))?.form_id;
+    if (f != null) forms.push(f);
+  }
+  const formFiles = [];
+  for (const f of forms) formFiles.push(...(await data.files.ofForm(f)));
+  await data.checkins.delete(ownerId, ids);
   await dropUnusedBlobs(deps, [...files, ...formFiles].map((f) => f.storage_key));
 }

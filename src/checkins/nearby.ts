@@ -1,7 +1,8 @@
 /**
  * The places and zones a check-in is at (show_nearby_geo_entities): the shared index of zones and
  * places at a point (src/telemetry/geofence/at-point.ts: an R-tree and an exact test of each hit, not
- * a scan), with their labels.
+ * a scan), with their labels. Synchronous (issue 24): the index is src/telemetry's, and the caller
+ * is src/api/checkin.ts.
  */
 import type { Store } from '../store/index.ts';
 import { areasAt } from '../telemetry/geofence/at-point.ts';

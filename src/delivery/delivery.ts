@@ -3,6 +3,8 @@
  * DELIVERY session of a master user, and what a customer may see of the tasks carrying an
  * external id — the task, its tracker, the tracker's employee and vehicle, and an estimated time
  * of arrival from the tracker's last fix.
+ * Still on the synchronous store (issue 24): its only callers are the calls of src/api/delivery.ts,
+ * which move to the asynchronous contract with src/api.
  */
 import type { Store } from '../store/index.ts';
 import type { DeviceState } from '../store/device-state.ts';

@@ -19,11 +19,7 @@ export class ConnectionWatcher {
 
   start(): void {
     this.timer = setInterval(() => {
-      try {
-        this.check();
-      } catch (e) {
-        this.log?.('connection check failed', { error: String((e as Error)?.stack ?? e) });
-      }
+      this.check().catch((e: unknown) => this.log?.('connection check failed', { error: String((e as Error)?.stack ?? e) }));
     }, this.opts.checkSeconds * 1000);
     this.timer.unref();
   }
@@ -32,7 +28,7 @@ export class ConnectionWatcher {
   }
 
   /** One check: the devices recorded as lost and as restored. */
-  check(): ConnectionChanges {
-    return this.store.events.checkConnections(this.now(), this.opts.lostSeconds * 1000);
+  check(): Promise<ConnectionChanges> {
+    return this.store.data.events.checkConnections(this.now(), this.opts.lostSeconds * 1000);
   }
 }

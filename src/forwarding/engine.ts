@@ -3,7 +3,9 @@
  * restarted or stopped as soon as a retranslator or its bindings change (their version moves), the
  * statuses for retranslator/list, and the pruning of log entries every cursor has passed. It runs in
  * its own thread (thread.ts) over its own store connection, so forwarding never waits on the API's
- * event loop nor the API on it.
+ * event loop nor the API on it. The engine reads and prunes through the asynchronous contract
+ * (`store.data`); the forwarders' loop over the log and its fixes (forwarder.ts, log-reader.ts) is
+ * the engine's fast path on the synchronous store.
  */
 import type { Store } from '../store/index.ts';
 import { logRowsOf, type CommittedLog } from '../store/retranslators.ts';
@@ -39,11 +41,11 @@ export class ForwardingEngine {
   }
 
   start(): void {
-    this.changed();
-    const tick = () => {
-      this.changed();
-      this.refreshBacklogs();
-      this.prune();
+    void this.changed(); // never rejects (changed)
+    const tick = async () => {
+      await this.changed();
+      await this.refreshBacklogs();
+      await this.prune();
       if (!this.stopped) this.timer = setTimeout(tick, this.opts.refreshMs);
     };
     this.timer = setTimeout(tick, this.opts.refreshMs);
@@ -89,8 +91,9 @@ export class ForwardingEngine {
 
   private async sync(): Promise<void> {
     if (this.stopped) return;
-    const rows = this.store.retranslators.all();
-    const boundSources = this.store.retranslators.boundSources();
+    const data = this.store.data;
+    const rows = await data.retranslators.all();
+    const boundSources = await data.retranslators.boundSources();
     const seen = new Set<number>();
     // A stopped forwarder sends nothing more (its sessions are closed at once); one still waiting for a
     // connection lets it go when it comes. Not waiting for that keeps changes immediate; a late
@@ -108,7 +111,7 @@ export class ForwardingEngine {
       const protocol = forwardProtocol(row.protocol_id);
       if (!row.enabled || !protocol) {
         const prev = this.statuses.get(row.id);
-        this.statuses.set(row.id, { connected: false, lastError: prev?.lastError ?? null, lastErrorTime: prev?.lastErrorTime ?? null, backlog: prev?.backlog ?? this.store.retranslators.backlog(row.id), lastForwarded: prev?.lastForwarded ?? row.last_forwarded, forwarded: prev?.forwarded ?? 0 });
+        this.statuses.set(row.id, { connected: false, lastError: prev?.lastError ?? null, lastErrorTime: prev?.lastErrorTime ?? null, backlog: prev?.backlog ?? (await data.retranslators.backlog(row.id)), lastForwarded: prev?.lastForwarded ?? row.last_forwarded, forwarded: prev?.forwarded ?? 0 });
         continue;
       }
       this.forwarders.set(row.id, new Forwarder(this.store, row, protocol, this.opts, this.statuses.get(row.id), this.reader, boundSources));
@@ -126,7 +129,7 @@ export class ForwardingEngine {
    * A stopped one's is counted in full, which scans the log from its oldest cursor on: while that is
    * large, it is counted less often (at most a twentieth of the time goes to it).
    */
-  private refreshBacklogs(): void {
+  private async refreshBacklogs(): Promise<void> {
     for (const f of this.forwarders.values()) {
       try {
         f.refreshBacklog();
@@ -136,13 +139,17 @@ export class ForwardingEngine {
     }
     if (Date.now() < this.nextCount) return;
     const t0 = performance.now();
-    for (const [id, s] of this.statuses) if (!this.forwarders.has(id)) s.backlog = this.store.retranslators.backlog(id);
+    try {
+      for (const [id, s] of [...this.statuses]) if (!this.forwarders.has(id)) s.backlog = await this.store.data.retranslators.backlog(id);
+    } catch {
+      // busy: the next tick counts
+    }
     this.nextCount = Date.now() + 20 * (performance.now() - t0);
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     try {
-      while (this.store.retranslators.prune(PRUNE_CHUNK) === PRUNE_CHUNK && !this.stopped);
+      while ((await this.store.data.retranslators.prune(PRUNE_CHUNK)) === PRUNE_CHUNK && !this.stopped);
     } catch {
       // busy: the next tick prunes
     }

@@ -2,6 +2,7 @@
  * The rules of retranslators and their tracker bindings (issue 13, docs/retranslators.md), shared by
  * the API and the admin command: protocol checks (7), same target (247), the tariff's quota (268),
  * fake device ids (242). Domain code over the store; the caller passes { store } and the owner.
+ * Still on the synchronous store (issue 24) while src/api/retranslator.ts calls it synchronously.
  */
 import { DomainError, invalidParams } from '../core/errors.ts';
 import type { Store } from '../store/index.ts';

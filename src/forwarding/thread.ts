@@ -21,7 +21,7 @@ try {
 }
 const store = openStore(dbFile);
 // this connection is the engine's alone: its writes wait briefly for the lock, then are retried later
-store.retranslators.lockWait(200);
+await store.data.retranslators.lockWait(200);
 const engine = new ForwardingEngine(store, options);
 engine.start();
 // the writer's commits as it makes them: a caught-up retranslator forwards them without reading the store
@@ -47,7 +47,7 @@ parentPort!.on('message', async (m: { changed?: number; poke?: boolean; stop?: b
     clearInterval(timer);
     handOffs?.stop();
     await engine.stop();
-    store.close();
+    await store.data.close();
     parentPort!.postMessage({ stopped: true });
   }
 });

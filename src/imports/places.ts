@@ -6,6 +6,7 @@
 import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
 import type { Geocoder, GeocoderType } from '../geocoder/types.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { PlaceInput } from '../store/places.ts';
 import type { UserRow } from '../store/users.ts';
@@ -56,7 +57,7 @@ export async function batchPlaces(
   opts: { fields: string[]; default_radius: number; geocoder?: GeocoderType; room: number },
 ): Promise<{ list: Record<string, unknown>[]; limit_exceeded: boolean }> {
   const { rows, limitExceeded } = parseBatch(batch, opts.fields, Math.min(MAX_BATCH_ROWS, opts.room));
-  const tagIds = new Map(deps.store.tags.list(owner.id).map((t) => [t.name.toLowerCase(), t.id]));
+  const tagIds = new Map((await deps.store.data.tags.list(owner.id)).map((t) => [t.name.toLowerCase(), t.id]));
   const list: Record<string, unknown>[] = [];
   for (const row of rows) {
     const { errors, place, tagNames } = await convertRow(deps, row.cells, opts.default_radius, opts.geocoder);
@@ -91,7 +92,7 @@ export const PLACE_BATCH_ROWS = 500;
  * other calls now and then), then written in batches (fail policies: nothing written).
  */
 export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: UploadedFile, opts: UploadOpts) {
-  const { places } = deps.store;
+  const data = deps.store.data;
   const result = await (deps.uploads ?? inlineUploads).run({ kind: 'places-csv', file: { filename: file.filename, mimetype: file.mimetype, data: file.data } });
   if (!('rows' in result)) throw new Error('place/upload: the worker answered no rows');
   const { rows } = result;
@@ -115,7 +116,7 @@ export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: Uploa
     const input: PlaceInput = { ...place, lat: place.lat!, lng: place.lng!, address: await addressFor(deps.geocoder, place.lat!, place.lng!, place.address, opts.geocoder) };
     const ext = input.external_id;
     const earlier = ext === null ? undefined : planned.get(ext);
-    const stored = ext === null || earlier !== undefined ? undefined : places.byExternalId(owner.id, ext)[0];
+    const stored = ext === null || earlier !== undefined ? undefined : (await data.places.byExternalId(owner.id, ext))[0];
     if (earlier !== undefined || stored) {
       if (opts.duplicate_policy === 'fail') duplicates.push(ext!);
       else if (opts.duplicate_policy === 'skip') skipped++;
@@ -135,14 +136,14 @@ export async function uploadPlaces(deps: ImportDeps, owner: UserRow, file: Uploa
     throw new DomainError(247, { external_ids: [...new Set(duplicates)].slice(0, 100) }, `Entity already exists: places with external_id ${duplicates[0]}; nothing was imported`);
   }
   const creating = plan.filter((p) => p.updateId === undefined).length;
-  checkPlaceQuota(deps.store, owner, creating);
+  await checkPlaceQuota(data, owner, creating);
   await storePlaces(deps, owner, plan);
   return { total: rows.length, errors: errorRows, created: creating, updated: plan.length - creating, skipped, row_errors: details };
 }
 
-function checkPlaceQuota(store: Store, owner: UserRow, creating: number): void {
-  const max = store.tariffs.get(owner.tariff_id)?.max_places ?? 0;
-  const current = store.places.count(owner.id);
+async function checkPlaceQuota(data: DataStore, owner: UserRow, creating: number): Promise<void> {
+  const max = (await data.tariffs.get(owner.tariff_id))?.max_places ?? 0;
+  const current = await data.places.count(owner.id);
   if (current + creating > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} places, ${current} exist and the file adds ${creating}; nothing was imported`);
 }
 
@@ -152,19 +153,19 @@ function checkPlaceQuota(store: Store, owner: UserRow, creating: number): void {
  * (src/imports/staging.ts): the upload is all or nothing, for other calls and across a crash.
  */
 async function storePlaces(deps: ImportDeps, owner: UserRow, plan: Array<{ input: PlaceInput; updateId?: number }>): Promise<void> {
-  const { places } = deps.store;
+  const data = deps.store.data;
   const creating = plan.filter((p) => p.updateId === undefined).map((p) => p.input);
   await stagedUpload(deps.store, owner.id, 'place', (deps.now ?? Date.now)(), {
     async write(uploadId) {
       for (let i = 0; i < creating.length; i += PLACE_BATCH_ROWS) {
-        places.stage(uploadId, creating.slice(i, i + PLACE_BATCH_ROWS));
+        await data.places.stage(uploadId, creating.slice(i, i + PLACE_BATCH_ROWS));
         await yieldToOthers();
       }
     },
-    commit(uploadId) {
+    async commit(uploadId, tx) {
       // Again at the commit: another upload may have stored places meanwhile.
-      checkPlaceQuota(deps.store, owner, creating.length);
-      for (const p of plan) if (p.updateId !== undefined) places.changeInUpload(uploadId, owner.id, p.updateId, p.input);
+      await checkPlaceQuota(tx, owner, creating.length);
+      for (const p of plan) if (p.updateId !== undefined) await tx.places.changeInUpload(uploadId, owner.id, p.updateId, p.input);
     },
   });
 }

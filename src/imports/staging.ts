@@ -5,6 +5,7 @@
  * the rows are deleted in steps; should the server die, `discardUnfinishedUploads` at the next
  * start deletes them. Either way nobody saw them.
  */
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { UploadKind } from '../store/uploads.ts';
 import { yieldToOthers } from './pacing.ts';
@@ -14,19 +15,22 @@ export const DISCARD_PLACES = 500;
 export const DISCARD_ZONES = 20;
 
 export interface StagedUpload<T> {
-  /** Write the rows (`store.places.stage`, `store.zones.stage`), a batch a transaction, yielding between. */
+  /** Write the rows (`store.data.places.stage`, `store.data.zones.stage`), a batch a transaction, yielding between. */
   write(uploadId: number): Promise<void>;
-  /** In the final transaction, before the rows get their owner: checks (quota) and the upload's other changes. */
-  commit(uploadId: number): T;
+  /**
+   * In the final transaction, before the rows get their owner: checks (quota) and the upload's other
+   * changes, every store call through `tx` (the transaction's store).
+   */
+  commit(uploadId: number, tx: DataStore): Promise<T>;
 }
 
 export async function stagedUpload<T>(store: Store, ownerId: number, kind: UploadKind, now: number, upload: StagedUpload<T>): Promise<T> {
-  const uploadId = store.uploads.begin(ownerId, kind, now);
+  const uploadId = await store.data.uploads.begin(ownerId, kind, now);
   try {
     await upload.write(uploadId);
-    return store.transaction(() => {
-      const answer = upload.commit(uploadId);
-      store.uploads.commit(uploadId, ownerId);
+    return await store.data.transaction(async (tx) => {
+      const answer = await upload.commit(uploadId, tx);
+      await tx.uploads.commit(uploadId, ownerId);
       return answer;
     });
   } catch (e) {
@@ -41,5 +45,5 @@ export function discardUnfinishedUploads(store: Store): Promise<void> {
 }
 
 async function discard(store: Store, uploadId: number | null): Promise<void> {
-  while (store.uploads.discard(uploadId, DISCARD_PLACES, DISCARD_ZONES)) await yieldToOthers();
+  while (await store.data.uploads.discard(uploadId, DISCARD_PLACES, DISCARD_ZONES)) await yieldToOthers();
 }

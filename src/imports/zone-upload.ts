@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../core/errors.ts';
 import type { UploadedFile } from '../core/upload.ts';
-import type { Store } from '../store/index.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ZoneInput, ZonePoint } from '../store/zones.ts';
 import { addressFor } from './geocode.ts';
@@ -33,8 +33,8 @@ export async function uploadZones(deps: ImportDeps, owner: UserRow, file: Upload
   if ('preview' in result) return result;
   if (!('packed' in result)) throw new Error('zone/upload: the worker answered no zones');
   const { packed } = result;
-  const { zones: store } = deps.store;
-  checkZoneQuota(deps.store, owner, packed.zones.length);
+  const data = deps.store.data;
+  await checkZoneQuota(data, owner, packed.zones.length);
 
   const pacer = new Pacer();
   const rows: Array<{ zone: ZoneInput; start: number; count: number }> = [];
@@ -56,19 +56,19 @@ export async function uploadZones(deps: ImportDeps, owner: UserRow, file: Upload
           batch.push({ zone: rows[i].zone, points: unpackPoints(packed, rows[i].start, rows[i].count) });
           points += rows[i].count;
         }
-        ids.push(...store.stage(uploadId, batch));
+        ids.push(...(await data.zones.stage(uploadId, batch)));
         await yieldToOthers();
       }
     },
     // Again at the commit: another upload may have stored zones meanwhile.
-    commit: () => checkZoneQuota(deps.store, owner, ids.length),
+    commit: (_uploadId, tx) => checkZoneQuota(tx, owner, ids.length),
   });
   return { ids };
 }
 
-function checkZoneQuota(store: Store, owner: UserRow, adding: number): void {
-  const max = store.tariffs.get(owner.tariff_id)?.max_zones ?? 0;
-  const current = store.zones.count(owner.id);
+async function checkZoneQuota(data: DataStore, owner: UserRow, adding: number): Promise<void> {
+  const max = (await data.tariffs.get(owner.tariff_id))?.max_zones ?? 0;
+  const current = await data.zones.count(owner.id);
   if (current + adding > max) throw new DomainError(268, { limit: max }, `Over quota: the tariff allows ${max} zones, ${current} exist`);
 }
 

@@ -14,7 +14,7 @@ export async function batchZones(
   opts: { fields: string[]; default_radius: number; geocoder?: GeocoderType; room: number },
 ): Promise<{ list: Record<string, unknown>[]; limit_exceeded: boolean }> {
   const { rows, limitExceeded } = parseBatch(batch, opts.fields, Math.min(MAX_BATCH_ROWS, opts.room));
-  const tagIds = new Map(deps.store.tags.list(owner.id).map((t) => [t.name.toLowerCase(), t.id]));
+  const tagIds = new Map((await deps.store.data.tags.list(owner.id)).map((t) => [t.name.toLowerCase(), t.id]));
   const list: Record<string, unknown>[] = [];
   for (const { cells } of rows) {
     const errors: RowError[] = [];

@@ -9,6 +9,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { formatDateTime } from '../core/time.ts';
 import { offlineGeocoder, type GeocoderService } from '../geocoder/index.ts';
+import type { DataStore } from '../store/contract.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { Formatter } from './format.ts';
 import type { LocaleInfo, ReportBody, TimeFilter } from './model.ts';
@@ -94,7 +95,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
     let outcome: ReportOutcome = { kind: 'ready' };
     // The lead hears how the share ended and reports for the whole report.
     await helpWith(split, async () => {
-      const job = prepare(task);
+      const job = await prepare(task);
       if (!('ctx' in job)) {
         outcome = job;
         return [];
@@ -104,7 +105,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
     task.addresses?.close();
     return outcome;
   }
-  const job = prepare(task);
+  const job = await prepare(task);
   if (!('ctx' in job)) return job;
   const { row, p, plugin, ctx, store } = job;
   const tz = p.locale_info.time_zone;
@@ -128,7 +129,7 @@ export async function runReport(task: ReportTask, now: () => number = Date.now):
       body.sheets = await plugin.generate(ctx, p.plugin as never);
       gz = gzipSync(JSON.stringify(body), BODY_GZIP);
     }
-    const done = store.reports.finish(row.id, gz, now());
+    const done = await store.data.reports.finish(row.id, gz, now());
     return done ? { kind: 'ready' } : { kind: 'gone' };
   } catch (e) {
     if (e instanceof Stopped) return { kind: 'stopped' };
@@ -159,7 +160,7 @@ async function share(job: Job, state: Int32Array): Promise<PartEntry[]> {
     state,
     count,
     async (index) => {
-      const tracker = trackerOf(store, p.trackers[index]);
+      const tracker = await trackerOf(store.data, p.trackers[index]);
       if (!tracker) {
         entries.push({ index, sheet: null, totals: null, gone: true });
         return;
@@ -200,21 +201,26 @@ function mergedBody(ctx: PluginContext, parts: PerTracker<unknown, unknown>, par
   return Buffer.concat(out);
 }
 
-function trackerOf(store: Store, id: number): ReportTracker | undefined {
-  const t = store.trackers.getAny(id);
+async function trackerOf(data: DataStore, id: number): Promise<ReportTracker | undefined> {
+  const t = await data.trackers.getAny(id);
   return t && !t.deleted ? { id, label: t.label, sourceId: t.source_id } : undefined;
 }
 
 /** The report's row, parameters, plugin and the context its plugin runs in; an outcome when there is nothing to run. */
-function prepare(task: ReportTask): Job | ReportOutcome {
+async function prepare(task: ReportTask): Promise<Job | ReportOutcome> {
   const store = storeOf(task.dbFile);
-  const row = store.reports.byId(task.id);
+  const data = store.data;
+  const row = await data.reports.byId(task.id);
   if (!row || row.state !== 'running') return { kind: 'gone' };
   const p = JSON.parse(row.params) as StoredParams;
   const plugin = PLUGINS.get(row.plugin_id);
   if (!plugin) return { kind: 'failed', error: `report plugin ${row.plugin_id} not found` };
   const tz = p.locale_info.time_zone;
-  const trackers = p.trackers.map((id) => trackerOf(store, id)).filter((t) => t !== undefined);
+  const trackers: ReportTracker[] = [];
+  for (const id of p.trackers) {
+    const t = await trackerOf(data, id);
+    if (t) trackers.push(t);
+  }
   let shown = 0;
   const local = task.offlineTypes?.includes(p.geocoder) ? (localGeocoder ??= offlineGeocoder(OFFLINE_CACHE)) : undefined;
   const memo = new Map<string, Promise<string>>();
@@ -230,6 +236,7 @@ function prepare(task: ReportTask): Job | ReportOutcome {
   const outbox: AddressAsk[] = [];
   const flush = () => task.addresses?.postMessage(outbox.splice(0));
   const ctx: PluginContext = {
+    data,
     store,
     ownerId: row.owner_id,
     trackers,
@@ -263,13 +270,13 @@ function prepare(task: ReportTask): Job | ReportOutcome {
       }
       return a;
     },
-    progress(done) {
+    async progress(done) {
       if (task.stop && Atomics.load(task.stop, 0) === 1) throw new Stopped();
       // 100 only once the body is written: a client polling status then retrieves at once.
       const pct = Math.min(99, Math.floor(done * 100));
       if (pct > shown) {
         shown = pct;
-        store.reports.setPercent(task.id, pct);
+        await data.reports.setPercent(task.id, pct);
       }
     },
   };

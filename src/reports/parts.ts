@@ -44,13 +44,13 @@ export interface PartEntry {
 /** A helper's message to the lead when it ends. */
 export type HelperMessage = { entries: PartEntry[] } | { stopped: true } | { error: string };
 
-/** Indices of `count` trackers, taken one at a time until none is left; `done` after each finished one. */
-export async function takeTrackers(state: Int32Array, count: number, work: (index: number) => Promise<void>, done: (finished: number) => void): Promise<void> {
+/** Indices of `count` trackers, taken one at a time until none is left; `done` (awaited) after each finished one. */
+export async function takeTrackers(state: Int32Array, count: number, work: (index: number) => Promise<void>, done: (finished: number) => unknown): Promise<void> {
   for (;;) {
     const i = Atomics.add(state, NEXT, 1);
     if (i >= count) return;
     await work(i);
-    done(Atomics.add(state, DONE, 1) + 1);
+    await done(Atomics.add(state, DONE, 1) + 1);
   }
 }
 

@@ -45,7 +45,10 @@ export class ReportQueue implements ReportRunner {
   private running = new Map<number, Promise<void>>();
   private stop = new Int32Array(new SharedArrayBuffer(4));
   private closed = false;
+  /** A dispatch is scheduled or running. */
   private scheduled = false;
+  /** Poked while a dispatch ran: dispatch once more after it. */
+  private pokedAgain = false;
   private readonly now: () => number;
 
   constructor(
@@ -63,22 +66,40 @@ export class ReportQueue implements ReportRunner {
   }
 
   /** Recover what a crash left running, then generate what is queued. */
-  start(): void {
-    for (const r of this.store.reports.running()) {
-      if (r.attempts >= this.opts.maxAttempts) this.store.reports.fail(r.id, `generation was interrupted ${r.attempts} times (server stopped or crashed during it)`, this.now());
-      else this.store.reports.requeue(r.id, false);
+  async start(): Promise<void> {
+    const data = this.store.data;
+    for (const r of await data.reports.running()) {
+      if (r.attempts >= this.opts.maxAttempts) await data.reports.fail(r.id, `generation was interrupted ${r.attempts} times (server stopped or crashed during it)`, this.now());
+      else await data.reports.requeue(r.id, false);
     }
     this.poke();
   }
 
-  /** A report was queued (or a slot freed): dispatch soon, once per turn of the event loop. */
+  /**
+   * A report was queued (or a slot freed): dispatch soon, once per turn of the event loop. One
+   * dispatch at a time (it awaits the store): a poke while one runs makes it go round once more.
+   */
   poke(): void {
-    if (this.closed || this.scheduled) return;
+    if (this.closed) return;
+    if (this.scheduled) {
+      this.pokedAgain = true;
+      return;
+    }
     this.scheduled = true;
-    setImmediate(() => {
+    setImmediate(() => void this.dispatch());
+  }
+
+  private async dispatch(): Promise<void> {
+    try {
+      do {
+        this.pokedAgain = false;
+        await this.pump();
+      } while (this.pokedAgain && !this.closed);
+    } catch (e) {
+      this.opts.log?.('report queue failed', { error: (e as Error).message });
+    } finally {
       this.scheduled = false;
-      this.pump();
-    });
+    }
   }
 
   /** Reports being generated now. */
@@ -90,18 +111,19 @@ export class ReportQueue implements ReportRunner {
   async idle(ms: number): Promise<boolean> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
-      if (!this.running.size && !this.store.reports.nextQueued(1).length) return true;
+      if (!this.running.size && !(await this.store.data.reports.nextQueued(1)).length) return true;
       await new Promise((r) => setTimeout(r, 20));
     }
     return false;
   }
 
-  private pump(): void {
+  private async pump(): Promise<void> {
     if (this.closed) return;
     const free = this.opts.threads - this.running.size;
     if (free <= 0) return;
-    for (const r of this.store.reports.nextQueued(free)) {
-      if (!this.store.reports.start(r.id)) continue;
+    const data = this.store.data;
+    for (const r of await data.reports.nextQueued(free)) {
+      if (this.closed || !(await data.reports.start(r.id))) continue;
       const done: Promise<void> = this.generate(r.id).finally(() => {
         // Only its own entry: ids are never reused (migration 034), but an entry is never taken
         // for another generation's either.
@@ -116,7 +138,8 @@ export class ReportQueue implements ReportRunner {
     // A report of independent trackers (the plugin's `perTracker`) is shared with helper tasks, one
     // per further thread: its trackers are generated on every core (src/reports/parts.ts). The lead
     // goes first into the pool, so it runs even when the helpers wait for a thread.
-    const helpers = this.helpersFor(id);
+    const data = this.store.data;
+    const helpers = await this.helpersFor(id);
     const state = helpers ? newSplitState() : undefined;
     const links = Array.from({ length: helpers }, () => new MessageChannel());
     const lead = this.run({ dbFile: this.opts.dbFile, id, stop: this.stop, offlineTypes: this.opts.offlineTypes, ...(state ? { split: { role: 'lead', state, helpers: links.map((l) => l.port1) } } : {}) }, links.map((l) => l.port1));
@@ -130,21 +153,21 @@ export class ReportQueue implements ReportRunner {
     } catch (e) {
       // The worker died (out of its heap, or destroyed by close): tried again up to maxAttempts.
       if (this.closed) return;
-      const row = this.store.reports.byId(id);
+      const row = await data.reports.byId(id);
       this.opts.log?.('report worker failed', { report: id, error: (e as Error).message });
-      if (row && row.attempts >= this.opts.maxAttempts) this.store.reports.fail(id, `generation failed ${row.attempts} times: ${(e as Error).message}`, this.now());
-      else this.store.reports.requeue(id, false);
+      if (row && row.attempts >= this.opts.maxAttempts) await data.reports.fail(id, `generation failed ${row.attempts} times: ${(e as Error).message}`, this.now());
+      else await data.reports.requeue(id, false);
       return;
     }
     if (outcome.kind === 'failed') {
       this.opts.log?.('report failed', { report: id, error: outcome.error });
-      this.store.reports.fail(id, outcome.error, this.now());
-    } else if (outcome.kind === 'stopped') this.store.reports.requeue(id, true);
+      await data.reports.fail(id, outcome.error, this.now());
+    } else if (outcome.kind === 'stopped') await data.reports.requeue(id, true);
   }
 
   /** Helper tasks for a report: one per further thread when its plugin's trackers are independent and it has several. */
-  private helpersFor(id: number): number {
-    const row = this.store.reports.byId(id);
+  private async helpersFor(id: number): Promise<number> {
+    const row = await this.store.data.reports.byId(id);
     if (!row || !PLUGINS.get(row.plugin_id)?.perTracker) return 0;
     const trackers = (JSON.parse(row.params) as StoredParams).trackers.length;
     return Math.max(0, Math.min(this.opts.threads, trackers) - 1);
@@ -203,6 +226,6 @@ export class ReportQueue implements ReportRunner {
     const left = [...this.running.keys()];
     await this.pool.destroy();
     // Still running after the wait: destroyed mid-way; queued again for the next start.
-    for (const id of left) this.store.reports.requeue(id, true);
+    for (const id of left) await this.store.data.reports.requeue(id, true);
   }
 }

@@ -36,7 +36,7 @@ export class ReportScheduleRunner {
   private async round(): Promise<{ queued: number[]; mailed: number[] }> {
     let queued: number[] = [];
     try {
-      queued = queueDue(this.deps, this.deps.now());
+      queued = await queueDue(this.deps, this.deps.now());
     } catch (e) {
       this.onError('report schedules: queueing failed', e);
     }

@@ -21,7 +21,7 @@ import { word, type Word } from './i18n.ts';
 import type { MeasurementSystem } from './model.ts';
 import type { ReportRunner } from './queue.ts';
 import type { ReportFiles } from './render/index.ts';
-import { reportTrackers } from './request.ts';
+import { reportTrackersOf } from './request.ts';
 
 const unzip = promisify(gunzip);
 
@@ -125,12 +125,12 @@ export function reportScheduleView(r: ReportScheduleRow, tz: string) {
  * no longer valid (a tracker gone, reports left the tariff) skips the period with last_error set.
  * Answers the reports queued.
  */
-export function queueDue(deps: ScheduleDeps, now: number): number[] {
-  const { store } = deps;
+export async function queueDue(deps: ScheduleDeps, now: number): Promise<number[]> {
+  const data = deps.store.data;
   const queued: number[] = [];
-  for (const s of store.reportSchedules.enabled()) {
-    const user = store.users.get(s.user_id);
-    const owner = store.users.get(s.owner_id);
+  for (const s of await data.reportSchedules.enabled()) {
+    const user = await data.users.get(s.user_id);
+    const owner = await data.users.get(s.owner_id);
     if (!user || !owner) continue;
     // Days and run time in the owner's time zone, as task schedules; language and units the user's.
     const tz = owner.time_zone;
@@ -139,9 +139,9 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
     const plugin = JSON.parse(s.plugin) as StoredParams['plugin'];
     let reportId: number | null = null;
     let error: string | null = null;
-    store.transaction(() => {
+    await data.transaction(async (tx) => {
       try {
-        const trackers = reportTrackers(store, s.owner_id, { trackers: s.trackers ? JSON.parse(s.trackers) : undefined, employees: s.employees ? JSON.parse(s.employees) : undefined });
+        const trackers = await reportTrackersOf(tx, s.owner_id, { trackers: s.trackers ? JSON.parse(s.trackers) : undefined, employees: s.employees ? JSON.parse(s.employees) : undefined });
         const params: StoredParams = {
           geocoder: s.geocoder ?? user.default_geocoder,
           trackers,
@@ -151,12 +151,12 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
           locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
         };
         const title = s.title ?? word(user.locale, `title.${plugin.plugin_id}` as Word);
-        reportId = store.reports.create({ ownerId: s.owner_id, userId: s.user_id, pluginId: plugin.plugin_id, title, created: now, from: p.from, to: p.to, params: JSON.stringify(params) });
+        reportId = await tx.reports.create({ ownerId: s.owner_id, userId: s.user_id, pluginId: plugin.plugin_id, title, created: now, from: p.from, to: p.to, params: JSON.stringify(params) });
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
         error = `the report of ${p.start} was not queued: ${(e as Error).message}`;
       }
-      store.reportSchedules.queued(s.id, p.start, now, reportId, error);
+      await tx.reportSchedules.queued(s.id, p.start, now, reportId, error);
     });
     if (reportId !== null) queued.push(reportId);
   }
@@ -166,30 +166,30 @@ export function queueDue(deps: ScheduleDeps, now: number): number[] {
 
 /** Mail the reports of the schedules that became ready (or note those that failed). Answers the schedules mailed. */
 export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
-  const { store } = deps;
+  const data = deps.store.data;
   const mailed: number[] = [];
-  for (const s of store.reportSchedules.pending()) {
+  for (const s of await data.reportSchedules.pending()) {
     const reportId = s.report_id!;
-    const r = store.reports.get(s.owner_id, reportId);
+    const r = await data.reports.get(s.owner_id, reportId);
     if (!r) {
-      store.reportSchedules.done(s.id, reportId, `report ${reportId} was deleted before it was mailed`);
+      await data.reportSchedules.done(s.id, reportId, `report ${reportId} was deleted before it was mailed`);
       continue;
     }
     if (r.state === 'failed') {
-      store.reportSchedules.done(s.id, reportId, `report ${reportId} failed: ${r.error}`);
+      await data.reportSchedules.done(s.id, reportId, `report ${reportId} failed: ${r.error}`);
       continue;
     }
     if (r.state !== 'ready') continue;
-    const owner = store.users.get(s.owner_id);
+    const owner = await data.users.get(s.owner_id);
     const recipients = JSON.parse(s.recipients) as string[];
     // Documented: emails are optional; without any the report is only queued (report/tracker/list).
     if (!recipients.length) {
-      store.reportSchedules.done(s.id, reportId, null);
+      await data.reportSchedules.done(s.id, reportId, null);
       continue;
     }
     try {
       // The JSON goes to the render thread as bytes: parsed there, not on the event loop.
-      const file = await deps.reportFiles.render(s.format, await unzip(store.reports.body(s.owner_id, reportId)!), { headless: false });
+      const file = await deps.reportFiles.render(s.format, await unzip((await data.reports.body(s.owner_id, reportId))!), { headless: false });
       const tz = owner?.time_zone ?? 'UTC';
       const from = formatDateTime(r.from_time, tz).slice(0, 10);
       const last = formatDateTime(r.to_time - 1, tz).slice(0, 10);
@@ -200,12 +200,12 @@ export async function mailReady(deps: ScheduleDeps): Promise<number[]> {
         text: `${r.title}, ${period}: the report is attached.`,
         attachments: [{ filename: `${r.title} ${period}.${file.extension}`, content: file.body, contentType: file.contentType }],
       });
-      store.reportSchedules.done(s.id, reportId, null);
+      await data.reportSchedules.done(s.id, reportId, null);
       mailed.push(s.id);
     } catch (e) {
       const error = `report ${reportId} could not be mailed: ${(e as Error).message}`;
-      if (s.mail_attempts + 1 >= MAX_MAIL_ATTEMPTS) store.reportSchedules.done(s.id, reportId, `${error} (gave up after ${MAX_MAIL_ATTEMPTS} tries)`);
-      else store.reportSchedules.mailFailed(s.id, error);
+      if (s.mail_attempts + 1 >= MAX_MAIL_ATTEMPTS) await data.reportSchedules.done(s.id, reportId, `${error} (gave up after ${MAX_MAIL_ATTEMPTS} tries)`);
+      else await data.reportSchedules.mailFailed(s.id, error);
     }
   }
   return mailed;

@@ -29,7 +29,7 @@ export async function retentionCommand(
   const p = await runRetention({ store, now: Date.now, mediaDir: join(config.dataDir, 'media') }, config.retention, progress);
   if (tty && !json) process.stderr.write('\n');
   const freed = await giveSpaceBack(store, 128, config.retention.pauseMs);
-  const space = store.retention.space();
+  const space = await store.data.retention.space();
   const d = p.deleted;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const given = space.incremental ? `${((freed * space.pageSize) / MiB).toFixed(1)} MiB given back to the file system` : `${(space.freeBytes / MiB).toFixed(1)} MiB free in the file for new data`;

@@ -18,12 +18,12 @@ export async function compactCommand(
 ): Promise<void> {
   const started = Date.now();
   const tty = !!process.stderr.isTTY;
-  const used = () => {
-    const s = store.retention.space();
+  const used = async () => {
+    const s = await store.data.retention.space();
     return s.bytes - s.freeBytes;
   };
-  const before = used();
-  const waiting = store.compaction.rowsBefore(compactionHorizon(started, config.compaction.afterHours));
+  const before = await used();
+  const waiting = await store.data.compaction.rowsBefore(compactionHorizon(started, config.compaction.afterHours));
   let shown = -1;
   const line = (p: CompactionProgress) => `compact: ${p.done}/${p.total} trackers, ${fmt(p.fixes)}/${fmt(waiting)} fixes into ${fmt(p.chunks)} chunks (${mib(p.bytes)})`;
   const progress = (p: CompactionProgress) => {
@@ -38,8 +38,8 @@ export async function compactCommand(
   const p = await runCompaction({ store, now: Date.now }, config.compaction, progress);
   if (tty && !json) process.stderr.write('\n');
   const freed = await giveSpaceBack(store, 1024, config.compaction.pauseMs);
-  const after = used();
-  const space = store.retention.space();
+  const after = await used();
+  const space = await store.data.retention.space();
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   out(
     `compaction done in ${secs} s: ${p.done} trackers, ${fmt(p.fixes)} fixes into ${fmt(p.chunks)} chunks (${mib(p.bytes)}); database ${mib(before)} before, ${mib(after)} after; ${space.incremental ? `${mib(freed * space.pageSize)} given back to the file system` : `${mib(space.freeBytes)} free in the file for new data`}`,

@@ -58,8 +58,8 @@ export const rowsOf = (d: Deleted): number => RETENTION_TABLES.reduce((s, t) => 
 
 /** One pass over every device. `stop()` true ends it after the current step (shutdown). */
 export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, onProgress?: (p: RetentionProgress) => void, stop: () => boolean = () => false): Promise<RetentionProgress> {
-  const { store } = deps;
-  const sources = store.retention.sources();
+  const data = deps.store.data;
+  const sources = await data.retention.sources();
   const progress: RetentionProgress = { done: 0, total: sources.length, deleted: emptyDeleted(), trimmed: 0 };
   // After a step, the write lock stays free at least as long as the step held it (and `pauseMs`):
   // the gateway's writer thread, waiting on it, gets it between two steps.
@@ -68,7 +68,7 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
     if (stop()) break;
     const days = keepDays(src.storage_days, opts.days);
     const now = deps.now();
-    const keep = days === undefined ? undefined : store.retention.begin(src.source_id, now - days * DAY_MS, now);
+    const keep = days === undefined ? undefined : await data.retention.begin(src.source_id, now - days * DAY_MS, now);
     if (keep !== undefined) {
       let any = false;
       try {
@@ -76,7 +76,7 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
           for (;;) {
             if (stop()) break;
             const t0 = performance.now();
-            const n = store.retention.step(src.source_id, table, keep, opts.stepRows);
+            const n = await data.retention.step(src.source_id, table, keep, opts.stepRows);
             progress.deleted[table] += n;
             any ||= n > 0;
             if (n) await rest(performance.now() - t0);
@@ -84,7 +84,7 @@ export async function runRetention(deps: RetentionDeps, opts: RetentionOptions, 
           }
         }
       } finally {
-        store.retention.end(src.source_id);
+        await data.retention.end(src.source_id);
       }
       if (deps.mediaDir && !stop()) progress.deleted.media += await removeMedia(deps.mediaDir, src.device_id, keep - DAY_MS);
       if (any) progress.trimmed++;
@@ -102,7 +102,7 @@ export async function giveSpaceBack(store: Store, pagesPerStep = 128, pauseMs = 
   for (;;) {
     if (stop()) return freed;
     const t0 = performance.now();
-    const n = store.retention.vacuumStep(pagesPerStep);
+    const n = await store.data.retention.vacuumStep(pagesPerStep);
     freed += n;
     if (n < pagesPerStep) return freed;
     await new Promise((r) => setTimeout(r, Math.max(pauseMs, performance.now() - t0)));

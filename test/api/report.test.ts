@@ -236,7 +236,7 @@ describe('status, retrieve, download, delete', () => {
   it('a queue generates what waits: status 100, retrieve answers the report object', async () => {
     const queue = new ReportQueue(s.store, { dbFile: config.dbFile, threads: 2, maxAttempts: 3, geocoder: createGeocoder(config.geocoder) });
     try {
-      queue.start();
+      await queue.start();
       expect(await queue.idle(120_000)).toBe(true);
     } finally {
       await queue.close();
@@ -296,7 +296,7 @@ describe('status, retrieve, download, delete', () => {
     const main: Geocoder = { reverse: async (lat, lng) => ({ lat, lng, address: 'asked of the main thread' }), search: async () => [] };
     const queue = new ReportQueue(s.store, { dbFile: config.dbFile, threads: 1, maxAttempts: 3, geocoder: main, offlineTypes: ['geocoder_type_1'] });
     try {
-      queue.start();
+      await queue.start();
       expect(await queue.idle(120_000)).toBe(true);
     } finally {
       await queue.close();

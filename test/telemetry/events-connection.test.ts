@@ -52,18 +52,18 @@ describe('connection lost and restored', () => {
   it('lost once after the silence, restored once at the first receipt after it', async () => {
     send(T, T);
     now = T + 14 * MIN;
-    expect(watcher.check()).toEqual({ lost: [], restored: [] });
+    expect(await watcher.check()).toEqual({ lost: [], restored: [] });
     now = T + 16 * MIN;
-    expect(watcher.check()).toEqual({ lost: [source], restored: [] });
+    expect(await watcher.check()).toEqual({ lost: [source], restored: [] });
     now = T + 20 * MIN;
-    expect(watcher.check()).toEqual({ lost: [], restored: [] });
+    expect(await watcher.check()).toEqual({ lost: [], restored: [] });
     expect(events()).toEqual([{ type: 'connection_lost', time: T + 15 * MIN, ...P, extra: { since: T }, tracker_id: null }]);
     // Back after 40 minutes: buffered fixes first (older device times), then live ones.
     send(T + 5 * MIN, T + 40 * MIN);
     send(T + 41 * MIN, T + 41 * MIN);
     now = T + 42 * MIN;
-    expect(watcher.check()).toEqual({ lost: [], restored: [source] });
-    expect(watcher.check()).toEqual({ lost: [], restored: [] });
+    expect(await watcher.check()).toEqual({ lost: [], restored: [source] });
+    expect(await watcher.check()).toEqual({ lost: [], restored: [] });
     expect(events()[1]).toEqual({ type: 'connection_restored', time: T + 40 * MIN, ...P, extra: { since: T, lost_duration: 40 * 60 }, tracker_id: null });
   });
 
@@ -83,6 +83,6 @@ describe('connection lost and restored', () => {
     fixes.write([pack(src, [{ time: T, ...P, valid: true, attributes: {} }], T)], T);
     s.store.trackers.markDeleted(gone);
     now = T + 60 * MIN;
-    expect(watcher.check().lost).not.toContain(src);
+    expect((await watcher.check()).lost).not.toContain(src);
   });
 });

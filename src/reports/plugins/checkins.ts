@@ -24,7 +24,7 @@ export const checkinsPlugin = definePlugin({
       columns: columns(locale, [['n', 'n', 1], ['time', 'time', 3], ['location', 'location', 6], ['employee', 'employee', 3], ['comment', 'comment', 5], ['form', 'form', 3]]),
       async rowsOf(tracker) {
         const rows: Row[] = [];
-        for (const c of ctx.store.reportData.checkins(tracker.id, ctx.from, ctx.to)) {
+        for (const c of await ctx.data.reportData.checkins(tracker.id, ctx.from, ctx.to)) {
           if (!inWindows(ctx.windows, c.marker_time)) continue;
           rows.push(
             dataRow({

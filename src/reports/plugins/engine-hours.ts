@@ -85,7 +85,7 @@ export const engineHoursPlugin = definePlugin({
       }
       const count = rows.length;
       all.push({ tracker, count, seconds, moving });
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!count && p.hide_empty_tabs) continue;
       if (count) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), duration: fmt.duration(seconds), moving: fmt.duration(moving), idle: fmt.duration(seconds - moving) }));
       sheets.push({

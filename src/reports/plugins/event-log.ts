@@ -12,10 +12,10 @@ import type { PluginContext } from './types.ts';
 const PAGE = 5000;
 
 /** The tracker's events of the report's period of these types (all when absent), in time order. */
-export function* trackerEvents(ctx: PluginContext, trackerId: number, types?: string[]): Generator<EventRow> {
+export async function* trackerEvents(ctx: PluginContext, trackerId: number, types?: string[]): AsyncGenerator<EventRow> {
   let after: { time: number; id: number } | undefined;
   for (;;) {
-    const page = ctx.store.events.list({ trackerIds: [trackerId], from: ctx.from, to: ctx.to, types, limit: PAGE, after });
+    const page = await ctx.data.events.list({ trackerIds: [trackerId], from: ctx.from, to: ctx.to, types, limit: PAGE, after });
     yield* page;
     if (page.length < PAGE) return;
     const last = page[page.length - 1];

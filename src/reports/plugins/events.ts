@@ -28,18 +28,18 @@ export const eventsPlugin = definePlugin({
   async generate(ctx, p) {
     const { fmt, locale } = ctx;
     const types = p.event_types?.length ? p.event_types : undefined;
-    const labels = new Map(ctx.store.zones.list(ctx.ownerId).map((z) => [z.id, z.label]));
+    const labels = new Map((await ctx.data.zones.list(ctx.ownerId)).map((z) => [z.id, z.label]));
     const sheets: Sheet[] = [];
     for (const [i, tracker] of ctx.trackers.entries()) {
       const rows: Row[] = [];
       const counts = new Map<string, number>();
-      for (const e of trackerEvents(ctx, tracker.id, types)) {
+      for await (const e of trackerEvents(ctx, tracker.id, types)) {
         if (!inWindows(ctx.windows, e.time)) continue;
         const name = eventName(locale, e.type, e.extra);
         counts.set(name, (counts.get(name) ?? 0) + 1);
         rows.push(dataRow({ n: fmt.number(rows.length + 1), time: fmt.dateTime(e.time), event: fmt.text(name), location: await eventPlace(ctx, e, p.show_coordinates), details: fmt.text(details(ctx, e, labels)) }));
       }
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!rows.length && p.hide_empty_tabs) continue;
       sheets.push({
         header: tracker.label,

@@ -32,7 +32,7 @@ export const formCompletionPlugin = definePlugin({
     const groups = new Map<string, Tally>();
     const total: Tally = { name: word(locale, 'total'), attached: 0, submitted: 0, late: 0 };
     for (const [i, tracker] of ctx.trackers.entries()) {
-      for (const f of ctx.store.reportData.taskForms(tracker.id, ctx.from, ctx.to)) {
+      for (const f of await ctx.data.reportData.taskForms(tracker.id, ctx.from, ctx.to)) {
         if (!inWindows(ctx.windows, f.from_time)) continue;
         const key = p.group_by === 'employee' ? `t${tracker.id}` : f.template_id !== null && f.template_label !== null ? `f${f.template_id}` : `l${f.label}`;
         let g = groups.get(key);
@@ -44,7 +44,7 @@ export const formCompletionPlugin = definePlugin({
           if (late) t.late++;
         }
       }
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
     }
     const row = (t: Tally) => ({
       name: fmt.text(t.name),

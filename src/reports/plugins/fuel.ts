@@ -53,10 +53,10 @@ export const fuelPlugin = definePlugin({
     const sheets: Sheet[] = [];
     const all: Array<{ tracker: ReportTracker; t: Totals | null }> = [];
     for (const [i, tracker] of ctx.trackers.entries()) {
-      const { readings, unit } = readingsOf(ctx, tracker);
+      const { readings, unit } = await readingsOf(ctx, tracker);
       const t = readings.length ? await trackerSheet(ctx, p, tracker, readings, unit) : null;
       all.push({ tracker, t: t && t.totals });
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (t) sheets.push(t.sheet);
       else if (!p.hide_empty_tabs) {
         sheets.push({ header: tracker.label, entity_ids: [tracker.id], sections: [{ type: 'text', header: word(locale, 'summary'), data: [{ k: word(locale, 'fuel_sensor'), v: ctx.fmt.text(word(locale, 'no_fuel_sensor')) }] }] });
@@ -68,8 +68,8 @@ export const fuelPlugin = definePlugin({
 });
 
 /** The tracker's level readings of the period in the unit of its first one (a device reports one kind). */
-function readingsOf(ctx: PluginContext, tracker: ReportTracker): { readings: LevelReading[]; unit: LevelUnit } {
-  const protocol = ctx.store.trackers.getAny(tracker.id)?.protocol ?? '';
+async function readingsOf(ctx: PluginContext, tracker: ReportTracker): Promise<{ readings: LevelReading[]; unit: LevelUnit }> {
+  const protocol = (await ctx.data.trackers.getAny(tracker.id))?.protocol ?? '';
   const readings: LevelReading[] = [];
   let unit: LevelUnit | undefined;
   for (const f of ctx.store.reportData.fuelFixes(tracker.sourceId, ctx.from, ctx.to)) {

@@ -32,10 +32,10 @@ export const pointsPlugin = definePlugin({
       const rows: Row[] = [];
       const lat: number[] = [];
       const lng: number[] = [];
-      const fixes = ctx.store.reportData.fixes(tracker.sourceId, ctx.from, ctx.to);
+      const fixes = await ctx.data.reportData.fixes(tracker.sourceId, ctx.from, ctx.to);
       for (const [k, f] of fixes.entries()) {
         // A day of 1 s fixes is a long stretch of work: percent moves within the tracker too.
-        if (k % 5000 === 4999) ctx.progress((i + k / fixes.length) / ctx.trackers.length);
+        if (k % 5000 === 4999) await ctx.progress((i + k / fixes.length) / ctx.trackers.length);
         if (!isTrackPoint(f.flags, f.lat, f.lng) || !inWindows(ctx.windows, f.time)) continue;
         lat.push(f.lat!);
         lng.push(f.lng!);
@@ -53,7 +53,7 @@ export const pointsPlugin = definePlugin({
         }
         rows.push(dataRow(data));
       }
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!rows.length && p.hide_empty_tabs) continue;
       const kept = lat.length > TRACK_POINTS ? simplifyLine(lat, lng, TRACK_POINTS) : Int32Array.from(lat.keys());
       sheets.push({

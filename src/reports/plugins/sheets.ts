@@ -61,7 +61,7 @@ export async function listSheets(ctx: PluginContext, hideEmpty: boolean, spec: L
   for (const [i, tracker] of ctx.trackers.entries()) {
     const { rows, lines = [] } = await spec.rowsOf(tracker);
     counts.push([tracker.label, rows.length]);
-    trackerDone(ctx, i);
+    await trackerDone(ctx, i);
     if (!rows.length && hideEmpty) continue;
     sheets.push({
       header: tracker.label,

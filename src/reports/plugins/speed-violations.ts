@@ -102,7 +102,7 @@ export const speedViolationsPlugin = definePerTrackerPlugin({
       const { fmt, locale } = ctx;
       const rows: Row[] = [];
       const t: Totals = { label: tracker.label, count: 0, seconds: 0, maxKmh: 0 };
-      for (const v of violationsIn(ctx.store.reportData.stepColumns(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
+      for (const v of violationsIn(await ctx.data.reportData.stepColumns(tracker.sourceId, ctx.from, ctx.to), p.max_speed)) {
         const s = (v.end - v.start) / 1000;
         if (s < p.min_duration_minutes * 60 || !inWindows(ctx.windows, v.start)) continue;
         t.count++;

@@ -27,7 +27,7 @@ export const stopsPlugin = definePlugin({
     for (const [i, tracker] of ctx.trackers.entries()) {
       const rows: Row[] = [];
       let seconds = 0;
-      for (const r of ctx.store.reportData.parkings(tracker.sourceId, ctx.from, ctx.to)) {
+      for (const r of await ctx.data.reportData.parkings(tracker.sourceId, ctx.from, ctx.to)) {
         const start = Math.max(r.start_time, ctx.from);
         const end = Math.min(r.end_time, ctx.to);
         const s = (end - start) / 1000;
@@ -45,7 +45,7 @@ export const stopsPlugin = definePlugin({
       }
       const count = rows.length;
       all.push({ tracker, count, seconds });
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!count && p.hide_empty_tabs) continue;
       if (count) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), duration: fmt.duration(seconds) }));
       sheets.push({

@@ -26,7 +26,7 @@ export const tasksPlugin = definePlugin({
       async rowsOf(tracker) {
         const rows: Row[] = [];
         const byStatus = new Map<string, number>();
-        for (const t of ctx.store.reportData.tasks(tracker.id, ctx.from, ctx.to)) {
+        for (const t of await ctx.data.reportData.tasks(tracker.id, ctx.from, ctx.to)) {
           if (!inWindows(ctx.windows, t.from_time)) continue;
           byStatus.set(t.status, (byStatus.get(t.status) ?? 0) + 1);
           rows.push(

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { extentDiagonalM } from '../../core/geo.ts';
 import { concatColumns, type PointColumns } from '../../core/point.ts';
-import { hiddenTrip } from '../../tracks/filter.ts';
+import { circlesOnePoint, tooSmall } from '../../tracks/filter.ts';
 import type { Sheet, Row } from '../model.ts';
 import { word } from '../i18n.ts';
 import { inWindows } from '../time-filter.ts';
@@ -33,7 +33,7 @@ export const tripsPlugin = definePerTrackerPlugin({
   perTracker: {
     async tracker(ctx, tracker, p) {
       const { fmt, locale } = ctx;
-      const trips = tripsOf(ctx, tracker, p.filter);
+      const trips = await tripsOf(ctx, tracker, p.filter);
       const t: Totals = { trips: trips.length, metres: 0, seconds: 0, maxKmh: 0 };
       const rows: Row[] = [];
       // Every address of the tracker's trips asked at once: they come from the main thread's
@@ -63,7 +63,7 @@ export const tripsPlugin = definePerTrackerPlugin({
       const totals = { label: tracker.label, t };
       if (!rows.length && p.hide_empty_tabs) return { sheet: null, totals };
       if (rows.length) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), length: fmt.distance(t.metres), duration: fmt.duration(t.seconds), max_speed: fmt.speed(t.maxKmh), avg_speed: fmt.speed(avg(t)) }));
-      const cols = trips.length ? tripPoints(ctx, tracker, trips) : undefined;
+      const cols = trips.length ? await tripPoints(ctx, tracker, trips) : undefined;
       const sheet: Sheet = {
         header: tracker.label,
         entity_ids: [tracker.id],
@@ -92,31 +92,39 @@ const SPAN_GAP_MS = 4 * 3_600_000;
  * first trip to its last decoded every night and day off too (most of the trips report's reading;
  * bench/reports). The spans hold every trip, so the points kept (pointsIn) are the same.
  */
-function tripPoints(ctx: PluginContext, tracker: ReportTracker, trips: Array<{ start_time: number; end_time: number }>): PointColumns {
+async function tripPoints(ctx: PluginContext, tracker: ReportTracker, trips: Array<{ start_time: number; end_time: number }>): Promise<PointColumns> {
   const parts: PointColumns[] = [];
   let from = trips[0].start_time;
   let to = trips[0].end_time;
   for (const r of trips) {
     if (r.start_time - to > SPAN_GAP_MS) {
-      parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+      parts.push(await ctx.data.tracks.columns(tracker.sourceId, from, to, false));
       from = r.start_time;
     }
     to = Math.max(to, r.end_time);
   }
-  parts.push(ctx.store.tracks.columns(tracker.sourceId, from, to, false));
+  parts.push(await ctx.data.tracks.columns(tracker.sourceId, from, to, false));
   return parts.length === 1 ? parts[0] : concatColumns(parts);
 }
 
 const avg = (t: Totals) => (t.seconds ? (t.metres / 1000) / (t.seconds / 3600) : 0);
 
-/** Trips starting in the period (and in the time filter's windows), visible under `filter`. */
-function tripsOf(ctx: PluginContext, tracker: ReportTracker, filter: boolean) {
-  const store = ctx.store.tracks;
-  return store.inRange(tracker.sourceId, ctx.from, ctx.to).filter((r) => {
-    if (r.type !== 'trip' || !inWindows(ctx.windows, r.start_time)) return false;
-    const extent = () => (r.extent_m != null ? r.extent_m : extentDiagonalM(store.extent(tracker.sourceId, r.start_time, r.end_time)));
-    return !(filter && hiddenTrip({ lengthKm: r.length_km, points: r.points }, extent));
-  });
+/**
+ * Trips starting in the period (and in the time filter's windows), visible under `filter` (the
+ * rule of src/tracks/filter.ts: the extent read only when the cheap checks pass).
+ */
+async function tripsOf(ctx: PluginContext, tracker: ReportTracker, filter: boolean) {
+  const tracks = ctx.data.tracks;
+  const shown = [];
+  for (const r of await tracks.inRange(tracker.sourceId, ctx.from, ctx.to)) {
+    if (r.type !== 'trip' || !inWindows(ctx.windows, r.start_time)) continue;
+    if (filter) {
+      if (tooSmall({ lengthKm: r.length_km, points: r.points })) continue;
+      if (circlesOnePoint(r.extent_m != null ? r.extent_m : extentDiagonalM(await tracks.extent(tracker.sourceId, r.start_time, r.end_time)))) continue;
+    }
+    shown.push(r);
+  }
+  return shown;
 }
 
 function summaryLines(ctx: PluginContext, t: Totals) {

@@ -4,7 +4,9 @@
  * one, and `generate`, which reads the store of the thread it runs in and returns the sheets.
  */
 import type { z } from 'zod';
+import type { DataStore } from '../../store/contract.ts';
 import type { Store } from '../../store/index.ts';
+import type { ReportDataStore } from '../../store/reports.ts';
 import type { Formatter } from '../format.ts';
 import type { Sheet } from '../model.ts';
 import type { Window } from '../time-filter.ts';
@@ -16,7 +18,13 @@ export interface ReportTracker {
 }
 
 export interface PluginContext {
-  store: Store;
+  /** The store of the report's thread (the asynchronous contract): every read but the fix iterators. */
+  data: DataStore;
+  /**
+   * The lazy fix iterators of a long range (`steps`, `fuelFixes`): they stay on the engine's read
+   * path (docs/store.md) and are not part of the contract.
+   */
+  store: { reportData: Pick<ReportDataStore, 'steps' | 'fuelFixes'> };
   /** Whose entities the report reads (zones, ...). */
   ownerId: number;
   trackers: ReportTracker[];
@@ -28,8 +36,8 @@ export interface PluginContext {
   locale: string;
   /** Address of a place ('' when the geocoder knows nothing). */
   address(lat: number, lng: number): Promise<string>;
-  /** Share of the work done, 0..1; throws when the report is to stop (server stopping). */
-  progress(done: number): void;
+  /** Share of the work done, 0..1, written to the report's row; rejects when the report is to stop (server stopping). */
+  progress(done: number): Promise<void>;
 }
 
 /** Members every plugin takes besides its own. */
@@ -65,7 +73,10 @@ export interface ReportPlugin<S extends z.ZodType = z.ZodType> {
   params: S;
   /** Longest period, days (211 with max_time_span P<n>D beyond it), if shorter than the tariff's. */
   maxSpanDays?: number;
-  /** Ids the parameters name that must be the owner's (217 otherwise), e.g. zone_ids. */
+  /**
+   * Ids the parameters name that must be the owner's (217 otherwise), e.g. zone_ids. Synchronous
+   * (the synchronous store) while its callers in src/api/report.ts and src/api/report-schedule.ts are.
+   */
   check?(store: Store, ownerId: number, params: z.infer<S>): void;
   generate(ctx: PluginContext, params: z.infer<S> & CommonParams): Promise<Sheet[]>;
   /** Set when the trackers are independent: what `generate` runs, a tracker at a time. */
@@ -86,7 +97,7 @@ export function definePerTrackerPlugin<S extends z.ZodType, T>(p: Omit<ReportPlu
       const done: Array<TrackerPart<T>> = [];
       for (const [i, tracker] of ctx.trackers.entries()) {
         done.push(await parts.tracker(ctx, tracker, params));
-        ctx.progress((i + 1) / ctx.trackers.length);
+        await ctx.progress((i + 1) / ctx.trackers.length);
       }
       return withSummary(ctx, parts, params, done);
     },

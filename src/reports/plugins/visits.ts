@@ -28,14 +28,14 @@ export const visitsPlugin = definePlugin({
   },
   async generate(ctx, p) {
     const { fmt, locale } = ctx;
-    const labels = new Map(ctx.store.zones.list(ctx.ownerId).map((z) => [z.id, z.label]));
+    const labels = new Map((await ctx.data.zones.list(ctx.ownerId)).map((z) => [z.id, z.label]));
     const wanted = new Set(p.zone_ids ?? labels.keys());
     const sheets: Sheet[] = [];
     const all: Array<{ tracker: ReportTracker; count: number; seconds: number }> = [];
     for (const [i, tracker] of ctx.trackers.entries()) {
       const rows: Row[] = [];
       let seconds = 0;
-      for (const v of ctx.store.reportData.zoneVisits(tracker.sourceId, ctx.from, ctx.to)) {
+      for (const v of await ctx.data.reportData.zoneVisits(tracker.sourceId, ctx.from, ctx.to)) {
         if (!wanted.has(v.geo_id) || !labels.has(v.geo_id)) continue;
         const enter = Math.max(v.enter_time, ctx.from);
         const exit = Math.min(v.exit_time ?? ctx.to, ctx.to);
@@ -46,7 +46,7 @@ export const visitsPlugin = definePlugin({
       }
       const count = rows.length;
       all.push({ tracker, count, seconds });
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!count && p.hide_empty_tabs) continue;
       if (count) rows.push(totalRow({ n: fmt.text(word(locale, 'total')), duration: fmt.duration(seconds) }));
       sheets.push({

@@ -21,7 +21,7 @@ export const workStatusesPlugin = definePlugin({
     const { fmt, locale } = ctx;
     const sheets: Sheet[] = [];
     for (const [i, tracker] of ctx.trackers.entries()) {
-      const changes = ctx.store.reportData.statusChanges(tracker.id, ctx.from, ctx.to);
+      const changes = await ctx.data.reportData.statusChanges(tracker.id, ctx.from, ctx.to);
       const rows: Row[] = [];
       const totals = new Map<string, number>();
       changes.forEach((c, k) => {
@@ -34,7 +34,7 @@ export const workStatusesPlugin = definePlugin({
         totals.set(label, (totals.get(label) ?? 0) + s);
         rows.push(dataRow({ n: fmt.number(rows.length + 1), status: fmt.text(label), start_time: fmt.dateTime(start), end_time: fmt.dateTime(end), duration: fmt.duration(s) }));
       });
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!rows.length && p.hide_empty_tabs) continue;
       sheets.push({
         header: tracker.label,

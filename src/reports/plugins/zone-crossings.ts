@@ -29,19 +29,19 @@ export const zoneCrossingsPlugin = definePlugin({
   },
   async generate(ctx, p) {
     const { fmt, locale } = ctx;
-    const labels = new Map(ctx.store.zones.list(ctx.ownerId).map((z) => [z.id, z.label]));
+    const labels = new Map((await ctx.data.zones.list(ctx.ownerId)).map((z) => [z.id, z.label]));
     const wanted = p.zone_ids ? new Set(p.zone_ids) : null;
     const sheets: Sheet[] = [];
     for (const [i, tracker] of ctx.trackers.entries()) {
       const rows: Row[] = [];
       let entries = 0;
-      for (const e of trackerEvents(ctx, tracker.id, ['zone_enter', 'zone_exit'])) {
+      for await (const e of trackerEvents(ctx, tracker.id, ['zone_enter', 'zone_exit'])) {
         if ((wanted && !wanted.has(Number(e.extra.zone_id))) || !inWindows(ctx.windows, e.time)) continue;
         const enter = e.type === 'zone_enter';
         if (enter) entries++;
         rows.push(dataRow({ n: fmt.number(rows.length + 1), time: fmt.dateTime(e.time), event: fmt.text(word(locale, enter ? 'enter' : 'exit')), zone: fmt.text(zoneLabel(labels, e.extra)), location: await eventPlace(ctx, e, p.show_coordinates) }));
       }
-      trackerDone(ctx, i);
+      await trackerDone(ctx, i);
       if (!rows.length && p.hide_empty_tabs) continue;
       sheets.push({
         header: tracker.label,

@@ -81,7 +81,7 @@ describe('report/schedule (documented shapes)', () => {
     expect(duePeriod('previous_month', '06:00', at('2030-03-16 07:00:00'), TZ, { type: 'month_days', month_days: [15] })).toMatchObject({ start: '2030-02-01', end: '2030-03-01' });
     const quiet = (await d.ok('report/schedule/create', { schedule: entry({ emails: undefined, schedule: wed }) })).id;
     d.s.sql.prepare('UPDATE report_schedules SET enabled = 0 WHERE id <> ?').run(quiet);
-    const queued = queueDue({ store: d.s.store, mailer: { send: async () => { throw new Error('no mail expected'); } } as never, reportFiles: {} as never, now: () => 0 }, at('2030-03-06 07:00:00'));
+    const queued = await queueDue({ store: d.s.store, mailer: { send: async () => { throw new Error('no mail expected'); } } as never, reportFiles: {} as never, now: () => 0 }, at('2030-03-06 07:00:00'));
     expect(queued).toHaveLength(1);
     const { value } = await d.ok('report/schedule/read', { schedule_id: quiet });
     expect(value.parameters.emails).toEqual([]);
