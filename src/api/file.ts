@@ -198,7 +198,7 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
 async function download(services: Services, request: FastifyRequest, reply: FastifyReply, preview: boolean): Promise<FastifyReply> {
   try {
     const raw = { ...(request.query as Record<string, unknown>) };
-    const { owner, user } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
+    const { owner, user } = await authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
     const fileId = Number((request.params as { id: string }).id);
     const f = Number.isSafeInteger(fileId) ? services.store.files.get(owner!.id, fileId) : undefined;
     if (!f || f.state !== 'uploaded' || !f.storage_key || (preview && !f.preview)) throw new DomainError(201, {}, `Not found in the database: file ${fileId}`);

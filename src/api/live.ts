@@ -90,6 +90,9 @@ const errorMessage = (action: string | null, e: DomainError) => JSON.stringify({
 class LiveSocket {
   client: LiveClient | undefined;
   private window = { start: 0, count: 0 };
+  /** The messages in handling, one after the other: answers go out in the order the messages came. */
+  private handling: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private hub: LiveHub,
@@ -100,6 +103,11 @@ class LiveSocket {
 
   onMessage(text: string): void {
     if (text === 'X') return; // an Atmosphere client's heartbeat
+    this.handling = this.handling.then(() => this.handle(text)).catch((e) => this.log(e));
+  }
+
+  private async handle(text: string): Promise<void> {
+    if (this.closed) return;
     let action: string | null = null;
     try {
       const now = Date.now();
@@ -118,7 +126,8 @@ class LiveSocket {
       action = `subscription/${m.action}`;
       // requests first: a bad message changes nothing, not even the socket's session
       const requests = requestsOf(m);
-      const client = this.authorize(m.hash);
+      const client = await this.authorize(m.hash);
+      if (!client) return; // the socket closed meanwhile
       if (m.action === 'subscribe') this.subscribe(client, requests);
       else this.unsubscribe(client, requests);
     } catch (e) {
@@ -129,10 +138,11 @@ class LiveSocket {
   }
 
   /** The message's session: the socket's own, or a new one (a different hash replaces the socket's session and its subscriptions). */
-  private authorize(hash: unknown): LiveClient {
+  private async authorize(hash: unknown): Promise<LiveClient | undefined> {
     if (typeof hash !== 'string' || !hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash in the message');
     if (this.client && !this.client.closed && this.client.hash === hash && this.client.check()) return this.client;
-    const { user, owner } = authorizeHash({ access: 'session' }, this.hub.services, hash) as { user: LiveClient['principal']['user']; owner: LiveClient['principal']['owner'] };
+    const { user, owner } = (await authorizeHash({ access: 'session' }, this.hub.services, hash)) as { user: LiveClient['principal']['user']; owner: LiveClient['principal']['owner'] };
+    if (this.closed) return undefined;
     if (this.client) this.hub.drop(this.client);
     this.client = this.hub.connect(this.sink, hash, { user, owner });
     return this.client;
@@ -176,6 +186,7 @@ class LiveSocket {
   }
 
   close(): void {
+    this.closed = true;
     if (this.client) this.hub.drop(this.client);
     this.ws.removeAllListeners('message');
   }

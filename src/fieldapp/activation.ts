@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DomainError } from '../core/errors.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { AppTokenRow } from '../store/field-app.ts';
 import type { TrackerRow } from '../store/trackers.ts';
@@ -96,14 +97,14 @@ export function activate(store: Store, rawCode: string, label: string, now: numb
  * The device behind a token, for the API kernel: 4 for an unknown or revoked token or a deleted
  * tracker, 208 for a blocked one, 11 when the owner's dealer blocked it.
  */
-export function appDevice(store: Store, token: string, now: number): { device: AppDevice; user: UserRow; owner: UserRow } {
-  const row = store.fieldApp.findToken(sha256(token), now);
-  const tracker = row && store.trackers.getAny(row.tracker_id);
+export async function appDevice(data: DataStore, token: string, now: number): Promise<{ device: AppDevice; user: UserRow; owner: UserRow }> {
+  const row = await data.fieldApp.findToken(sha256(token), now);
+  const tracker = row && (await data.trackers.getAny(row.tracker_id));
   if (!row || !tracker || tracker.deleted) throw new DomainError(4, {}, 'Device token unknown or revoked: activate the app again');
   if (tracker.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${tracker.id}`);
-  const owner = store.users.get(tracker.user_id);
+  const owner = await data.users.get(tracker.user_id);
   if (!owner) throw new DomainError(4);
-  if (store.users.isDealerBlocked(owner)) throw new DomainError(11);
+  if (await data.users.isDealerBlocked(owner)) throw new DomainError(11);
   return { device: { token: row, tracker }, user: owner, owner };
 }
 
