@@ -82,8 +82,8 @@ const checkinFormCreate = defineCall({
   summary: 'A check-in form from a template of the owner (201 otherwise), for files to be announced before app/checkin/create.',
   access: 'device',
   params: z.object({ template_id: id }),
-  handler({ services, device, owner, user, params }) {
-    const formId = createCheckinForm(formDeps(services), owner.id, params.template_id, device.tracker.id);
+  async handler({ services, device, owner, user, params }) {
+    const formId = await createCheckinForm(formDeps(services), owner.id, params.template_id, device.tracker.id);
     return { value: formView(services.store.forms.get(owner.id, formId)!, user.time_zone) };
   },
 });
@@ -145,7 +145,7 @@ const checkinCreate = defineCall({
         if (form.submitted !== null) throw new DomainError(247, {}, `Entity already exists: form ${form.id} belongs to a check-in`);
         formId = form.id;
       } else {
-        formId = createCheckinForm(deps, owner.id, f.template_id!, t.id);
+        formId = await createCheckinForm(deps, owner.id, f.template_id!, t.id);
         made = true;
       }
     }

@@ -115,4 +115,4 @@ export function tokenValid(store: Store, tokenId: number, trackerId: number): bo
 }
 
 /** Whether the tracker has an activated app (chat then goes to the app). */
-export const hasApp = (store: Store, trackerId: number) => store.fieldApp.tokens(trackerId).length > 0;
+export const hasApp = async (data: DataStore, trackerId: number) => (await data.fieldApp.tokens(trackerId)).length > 0;
