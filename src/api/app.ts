@@ -85,7 +85,7 @@ const appActivate = defineCall({
   summary: 'Exchange a one-time activation code for a device token (answered once). 102 for a wrong, used or expired code; 105 after too many wrong codes from one address.',
   access: 'public',
   params: z.object({ code: z.string().max(32), label: z.string().trim().max(200).default('') }),
-  handler({ services, params, request, reply }) {
+  async handler({ services, params, request, reply }) {
     const { store, config, now } = services;
     const t0 = now();
     const limits = { loginMaxFailures: config.auth.loginMaxFailures, addressMaxFailures: config.auth.addressMaxFailures, windowMinutes: config.auth.failureWindowMinutes };
@@ -97,7 +97,7 @@ const appActivate = defineCall({
       if (e instanceof DomainError && typeof e.extra.retry_at === 'string') reply.header('retry-after', String(Math.ceil((Date.parse(e.extra.retry_at) - t0) / 1000)));
       throw e;
     }
-    const { token, tracker } = activate(store, params.code, params.label, t0);
+    const { token, tracker } = await activate(store.data, params.code, params.label, t0);
     attempt.succeeded();
     // The configured port; null when the listener is off or on an ephemeral port (tests).
     const port = config.protocolPorts.osmand || null;

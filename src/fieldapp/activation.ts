@@ -54,7 +54,10 @@ export function requireAppTracker(t: TrackerRow): void {
   if (t.protocol !== APP_PROTOCOL) throw new DomainError(214, {}, `Operation not supported by the device: the field app reports with ${APP_PROTOCOL}, tracker ${t.id} uses ${t.protocol}`);
 }
 
-/** A new one-time code for the tracker (the previous one stops working); answers it and its expiry. */
+/**
+ * A new one-time code for the tracker (the previous one stops working); answers it and its expiry.
+ * On the synchronous store: the admin commands (src/cli.ts) call it synchronously.
+ */
 export function createActivationCode(store: Store, t: TrackerRow, now: number): { code: string; expires: number } {
   requireAppTracker(t);
   // A collision with another tracker's live code is astronomically rare; try again then.
@@ -70,25 +73,25 @@ export function createActivationCode(store: Store, t: TrackerRow, now: number): 
  * Exchanges a code for a device token. A wrong, used or expired code is 102; the code's tracker
  * deleted meanwhile 201, blocked 208, its owner's dealer blocked 11. The token is answered once.
  */
-export function activate(store: Store, rawCode: string, label: string, now: number): { token: string; tracker: TrackerRow } {
+export async function activate(data: DataStore, rawCode: string, label: string, now: number): Promise<{ token: string; tracker: TrackerRow }> {
   const code = normalizeCode(rawCode);
-  const row = code === undefined ? undefined : store.fieldApp.findCode(code);
+  const row = code === undefined ? undefined : await data.fieldApp.findCode(code);
   if (!row || row.expires <= now) {
-    if (row) store.fieldApp.deleteCode(row.tracker_id);
+    if (row) await data.fieldApp.deleteCode(row.tracker_id);
     throw new DomainError(102, {}, 'Wrong activation code: unknown, used or expired; ask the operator for a new one');
   }
-  const t = store.trackers.getAny(row.tracker_id);
+  const t = await data.trackers.getAny(row.tracker_id);
   if (!t || t.deleted) {
-    store.fieldApp.deleteCode(row.tracker_id);
+    await data.fieldApp.deleteCode(row.tracker_id);
     throw new DomainError(201, {}, `Not found in the database: tracker ${row.tracker_id} was deleted`);
   }
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${t.id}`);
-  const owner = store.users.get(t.user_id);
-  if (!owner || store.users.isDealerBlocked(owner)) throw new DomainError(11);
+  const owner = await data.users.get(t.user_id);
+  if (!owner || (await data.users.isDealerBlocked(owner))) throw new DomainError(11);
   const token = randomBytes(32).toString('base64url');
-  store.transaction(() => {
-    store.fieldApp.deleteCode(t.id);
-    store.fieldApp.addToken(t.id, sha256(token), label, now);
+  await data.transaction(async (tx) => {
+    await tx.fieldApp.deleteCode(t.id);
+    await tx.fieldApp.addToken(t.id, sha256(token), label, now);
   });
   return { token, tracker: t };
 }
@@ -108,7 +111,10 @@ export async function appDevice(data: DataStore, token: string, now: number): Pr
   return { device: { token: row, tracker }, user: owner, owner };
 }
 
-/** Whether the token still opens its tracker (open task watches ask again after a revocation). */
+/**
+ * Whether the token still opens its tracker (open task watches ask again after a revocation). On
+ * the synchronous store: the task watch (src/api/app-watch.ts) polls synchronously.
+ */
 export function tokenValid(store: Store, tokenId: number, trackerId: number): boolean {
   const t = store.trackers.getAny(trackerId);
   return !!t && !t.deleted && !t.blocked && store.fieldApp.tokens(trackerId).some((x) => x.id === tokenId);

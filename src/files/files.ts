@@ -132,13 +132,13 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$
  * blob appears and the file waits for its bytes again (until it expires).
  */
 export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: string; source: Readable; filename?: string; mimeType?: string }): Promise<FileRow> {
-  const { files } = deps.store;
-  const row = files.getAny(p.fileId);
+  const { files } = deps.store.data;
+  const row = await files.getAny(p.fileId);
   if (!row || !sameToken(row.upload_token, p.token) || row.state === 'uploaded' || (row.expires !== null && row.expires < deps.now())) {
     p.source.resume();
     throw new DomainError(204, {}, `Entity not found: file ${p.fileId} awaits no upload with this token`);
   }
-  if (!files.startUpload(row.id)) {
+  if (!(await files.startUpload(row.id))) {
     p.source.resume();
     throw new DomainError(13, {}, `Operation not permitted: file ${row.id} is being uploaded`);
   }
@@ -167,13 +167,13 @@ export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: 
         /* an image sharp reads but cannot render: stored without a preview */
       }
     }
-    const done = files.finishUpload(row.id, { size: got.size, storageKey: key, mimeType, metadata, preview, uploaded: deps.now() });
+    const done = await files.finishUpload(row.id, { size: got.size, storageKey: key, mimeType, metadata, preview, uploaded: deps.now() });
     if (!done) throw new DomainError(204, {}, `Entity not found: file ${row.id} expired during its upload`);
     key = undefined;
-    if (!row.name && p.filename) files.setName(row.id, p.filename.slice(0, MAX_NAME));
-    return files.getAny(row.id)!;
+    if (!row.name && p.filename) await files.setName(row.id, p.filename.slice(0, MAX_NAME));
+    return (await files.getAny(row.id))!;
   } catch (e) {
-    files.abortUpload(row.id);
+    await files.abortUpload(row.id);
     if (tmp) await deps.blobs.discard(tmp);
     if (key) await deps.blobs.remove(key);
     throw e;
@@ -182,5 +182,5 @@ export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: 
 
 /** Removes the blobs of these keys that no file row refers to any more (after rows were deleted). */
 export async function dropUnusedBlobs(deps: Pick<FileDeps, 'store' | 'blobs'>, keys: Iterable<string | null>): Promise<void> {
-  for (const k of keys) if (k && !deps.store.files.keyUsed(k)) await deps.blobs.remove(k);
+  for (const k of keys) if (k && !(await deps.store.data.files.keyUsed(k))) await deps.blobs.remove(k);
 }
