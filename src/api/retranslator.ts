@@ -89,8 +89,8 @@ const list = defineCall({
   path: 'retranslator/list',
   summary: "The user's retranslators, each with its forwarding status (connected, last_error, backlog, last_forwarded).",
   params: z.object({}),
-  handler({ services, owner, user }) {
-    return { list: services.store.retranslators.list(owner.id).map((r) => view(services, r, user.time_zone)) };
+  async handler({ services, owner, user }) {
+    return { list: (await services.store.data.retranslators.list(owner.id)).map((r) => view(services, r, user.time_zone)) };
   },
 });
 
@@ -147,7 +147,7 @@ const bindings = defineCall({
   async handler({ services, owner, user, params }) {
     if (params.tracker_id !== undefined) await ownTracker(services, owner, params.tracker_id);
     if (params.retranslator_id !== undefined) ownRetranslator(services.store, owner.id, params.retranslator_id);
-    const rows = services.store.retranslators.userBindings(owner.id).filter((b) => (params.tracker_id === undefined || b.tracker_id === params.tracker_id) && (params.retranslator_id === undefined || b.retranslator_id === params.retranslator_id));
+    const rows = (await services.store.data.retranslators.userBindings(owner.id)).filter((b) => (params.tracker_id === undefined || b.tracker_id === params.tracker_id) && (params.retranslator_id === undefined || b.retranslator_id === params.retranslator_id));
     return { list: rows.map((b) => ({ tracker_id: b.tracker_id, retranslator_id: b.retranslator_id, fake_device_id: b.fake_device_id, bound: formatDateTime(b.bound, user.time_zone) })) };
   },
 });
