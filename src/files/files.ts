@@ -56,21 +56,21 @@ function fieldError(fieldId: string | null, code: number, error: string): Domain
   return new DomainError(242, { errors: [{ field_id: fieldId, code, error }] }, `Validation error: ${error}`);
 }
 
-function checkQuota(deps: FileDeps, owner: UserRow, size: number): void {
-  const used = deps.store.files.usedBytes(owner.id);
+async function checkQuota(deps: FileDeps, owner: UserRow, size: number): Promise<void> {
+  const used = await deps.store.data.files.usedBytes(owner.id);
   if (used + size > deps.limits.quotaBytes) throw new DomainError(268, { quota: deps.limits.quotaBytes, used }, `Over quota: the user's files would take ${used + size} of ${deps.limits.quotaBytes} bytes`);
 }
 
-function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string; trackerId?: number | null }): CreatedFile {
+async function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string; trackerId?: number | null }): Promise<CreatedFile> {
   const token = randomBytes(18).toString('base64url');
   const now = deps.now();
-  const id = deps.store.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId, trackerId: f.trackerId });
-  return { row: deps.store.files.get(owner.id, id)!, token };
+  const id = await deps.store.data.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId, trackerId: f.trackerId });
+  return { row: (await deps.store.data.files.get(owner.id, id))!, token };
 }
 
 /** form/file/create: a file for a file, photo or signature field of one of the owner's forms. */
-export function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: number; fieldId: string; size: number; filename?: string | null }): CreatedFile {
-  const form = deps.store.files.formFields(owner.id, p.formId);
+export async function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: number; fieldId: string; size: number; filename?: string | null }): Promise<CreatedFile> {
+  const form = await deps.store.data.files.formFields(owner.id, p.formId);
   if (!form) throw new DomainError(201, {}, `Not found in the database: form ${p.formId}`);
   const field = (JSON.parse(form.fields) as FormFieldDef[]).find((f) => f.id === p.fieldId);
   if (!field) throw invalidParams([{ parameter: 'field_id', error: `form ${p.formId} has no field ${JSON.stringify(p.fieldId)}` }]);
@@ -86,23 +86,23 @@ export function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: numb
     throw fieldError(p.fieldId, 9, `extension ${ext ? `"${ext}"` : '(none)'} is not allowed; allowed: ${field.allowed_extensions.join(', ')}`);
   }
   const maxFiles = field.type === 'photo' ? Math.min(field.max_files ?? MAX_OPEN_FILES_PER_FIELD, MAX_OPEN_FILES_PER_FIELD) : MAX_OPEN_FILES_PER_FIELD;
-  const open = deps.store.files.openInField(form.id, p.fieldId);
+  const open = await deps.store.data.files.openInField(form.id, p.fieldId);
   if (open >= maxFiles) throw new DomainError(267, { max_files: maxFiles }, `Too many files: field ${p.fieldId} already has ${open} files not yet submitted (at most ${maxFiles})`);
-  checkQuota(deps, owner, p.size);
+  await checkQuota(deps, owner, p.size);
   return insert(deps, owner, { type: image ? 'image' : 'file', name, maxSize: p.size, formId: form.id, fieldId: p.fieldId });
 }
 
 /** checkin/file/create: a file the next check-in will carry (bound by createCheckin). */
-export function createCheckinFile(deps: FileDeps, owner: UserRow, p: { trackerId?: number | null; size: number; filename?: string | null; type: 'image' | 'file' }): CreatedFile {
+export async function createCheckinFile(deps: FileDeps, owner: UserRow, p: { trackerId?: number | null; size: number; filename?: string | null; type: 'image' | 'file' }): Promise<CreatedFile> {
   if (p.trackerId != null) {
-    const t = deps.store.trackers.get(owner.id, p.trackerId);
+    const t = await deps.store.data.trackers.get(owner.id, p.trackerId);
     if (!t) throw new DomainError(201, {}, `Not found in the database: tracker ${p.trackerId}`);
     if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${p.trackerId}`);
   }
   if (p.size > DEFAULT_MAX_FILE_SIZE) throw new DomainError(271, { max_size: DEFAULT_MAX_FILE_SIZE }, `File too large: at most ${DEFAULT_MAX_FILE_SIZE} bytes`);
   const name = p.filename ?? '';
   if (p.type === 'image' && name && !IMAGE_EXTENSIONS.includes(extensionOf(name))) throw fieldError(null, 9, `an image file takes images only (${IMAGE_EXTENSIONS.join(', ')})`);
-  checkQuota(deps, owner, p.size);
+  await checkQuota(deps, owner, p.size);
   // Announced for a tracker (its field app's, or a user's naming it), the file is that tracker's until bound.
   return insert(deps, owner, { type: p.type, name, maxSize: p.size, trackerId: p.trackerId ?? null });
 }
