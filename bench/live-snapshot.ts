@@ -65,8 +65,9 @@ async function measure(f: () => void, expected: number): Promise<{ total: number
 const fmt = (m: { total: number; longest: number; cpu: number }) => `${m.cpu.toFixed(0)} ms of CPU over ${m.total.toFixed(0)} ms (the event loop held at most ${m.longest.toFixed(0)} ms at a time)`;
 const subs = Array.from({ length: clients }, (_, i) => hub.connect(sink, `h${i}`, principal));
 // the clients' sessions are not real: check() would log them out; the bench measures the sending
-for (const c of subs) c.check = () => true;
-const first = subs.map((c) => hub.subscribe(c, 'state_batch', { type: 'all' }, 'full', 3_600_000).sub);
+for (const c of subs) c.check = async () => true;
+const first: Awaited<ReturnType<typeof hub.subscribe>>['sub'][] = [];
+for (const c of subs) first.push((await hub.subscribe(c, 'state_batch', { type: 'all' }, 'full', 3_600_000)).sub);
 const cold = await measure(() => first[0].flush(), 1);
 const firstBytes = bytes;
 const warm = await measure(() => first[1].flush(), 2);

@@ -59,9 +59,9 @@ const formFileCreate = defineCall({
   summary: "Announce a file for a field of one of the tracker's forms (form/file/create's rules); answers the upload url, token and expiry.",
   access: 'device',
   params: z.object({ form_id: id, field_id: z.string().min(1).max(19), size, filename }),
-  handler({ services, device, owner, user, params, request }) {
+  async handler({ services, device, owner, user, params, request }) {
     appForm(services, owner, device.tracker, params.form_id);
-    const created = createFormFile(fileDeps(services), owner, { formId: params.form_id, fieldId: params.field_id, size: params.size, filename: params.filename });
+    const created = await createFormFile(fileDeps(services), owner, { formId: params.form_id, fieldId: params.field_id, size: params.size, filename: params.filename });
     return createdAnswer(services, request, user.time_zone, created);
   },
 });
@@ -71,8 +71,8 @@ const checkinFileCreate = defineCall({
   summary: "Announce a file (image or other) for the tracker's next check-in; answers the upload url, token and expiry.",
   access: 'device',
   params: z.object({ size, filename, type: z.enum(['image', 'file']) }),
-  handler({ services, device, owner, user, params, request }) {
-    const created = createCheckinFile(fileDeps(services), owner, { trackerId: device.tracker.id, size: params.size, filename: params.filename, type: params.type });
+  async handler({ services, device, owner, user, params, request }) {
+    const created = await createCheckinFile(fileDeps(services), owner, { trackerId: device.tracker.id, size: params.size, filename: params.filename, type: params.type });
     return createdAnswer(services, request, user.time_zone, created);
   },
 });
@@ -82,8 +82,8 @@ const checkinFormCreate = defineCall({
   summary: 'A check-in form from a template of the owner (201 otherwise), for files to be announced before app/checkin/create.',
   access: 'device',
   params: z.object({ template_id: id }),
-  handler({ services, device, owner, user, params }) {
-    const formId = createCheckinForm(formDeps(services), owner.id, params.template_id, device.tracker.id);
+  async handler({ services, device, owner, user, params }) {
+    const formId = await createCheckinForm(formDeps(services), owner.id, params.template_id, device.tracker.id);
     return { value: formView(services.store.forms.get(owner.id, formId)!, user.time_zone) };
   },
 });
@@ -145,7 +145,7 @@ const checkinCreate = defineCall({
         if (form.submitted !== null) throw new DomainError(247, {}, `Entity already exists: form ${form.id} belongs to a check-in`);
         formId = form.id;
       } else {
-        formId = createCheckinForm(deps, owner.id, f.template_id!, t.id);
+        formId = await createCheckinForm(deps, owner.id, f.template_id!, t.id);
         made = true;
       }
     }

@@ -43,8 +43,8 @@ const activationCreate = defineCall({
   summary: 'A one-time activation code for the field app on this tracker (osmand, not a clone, not blocked); replaces an unused older code. Valid 24 hours.',
   right: 'tracker_update',
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, user, params }) {
-    const t = ownTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, user, params }) {
+    const t = await ownTracker(services, owner, params.tracker_id);
     const c = createActivationCode(services.store, t, services.now());
     return { code: formatCode(c.code), expires: formatDateTime(c.expires, user.time_zone) };
   },
@@ -54,8 +54,8 @@ const appRead = defineCall({
   path: 'tracker/app/read',
   summary: "The tracker's field app: the unused activation code's expiry (null: none) and the activated devices (token ids, labels, last use).",
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, user, params }) {
-    const t = ownTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, user, params }) {
+    const t = await ownTracker(services, owner, params.tracker_id);
     const tz = user.time_zone;
     const code = services.store.fieldApp.codeOf(t.id);
     return {
@@ -70,8 +70,8 @@ const appRevoke = defineCall({
   summary: "Revoke one device token of the tracker (token_id), or all of them and the unused code; the app's calls then answer 4 and its watches close.",
   right: 'tracker_update',
   params: z.object({ tracker_id: id, token_id: id.optional() }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, params }) {
+    const t = await ownTracker(services, owner, params.tracker_id);
     const n = services.store.fieldApp.revoke(t.id, params.token_id);
     if (params.token_id !== undefined && !n) throw new DomainError(201, {}, `Not found in the database: device token ${params.token_id} of tracker ${t.id}`);
     return { revoked: n };
@@ -85,7 +85,7 @@ const appActivate = defineCall({
   summary: 'Exchange a one-time activation code for a device token (answered once). 102 for a wrong, used or expired code; 105 after too many wrong codes from one address.',
   access: 'public',
   params: z.object({ code: z.string().max(32), label: z.string().trim().max(200).default('') }),
-  handler({ services, params, request, reply }) {
+  async handler({ services, params, request, reply }) {
     const { store, config, now } = services;
     const t0 = now();
     const limits = { loginMaxFailures: config.auth.loginMaxFailures, addressMaxFailures: config.auth.addressMaxFailures, windowMinutes: config.auth.failureWindowMinutes };
@@ -97,7 +97,7 @@ const appActivate = defineCall({
       if (e instanceof DomainError && typeof e.extra.retry_at === 'string') reply.header('retry-after', String(Math.ceil((Date.parse(e.extra.retry_at) - t0) / 1000)));
       throw e;
     }
-    const { token, tracker } = activate(store, params.code, params.label, t0);
+    const { token, tracker } = await activate(store.data, params.code, params.label, t0);
     attempt.succeeded();
     // The configured port; null when the listener is off or on an ephemeral port (tests).
     const port = config.protocolPorts.osmand || null;
@@ -246,8 +246,8 @@ const positionSend = defineCall({
 
 // ---- own status
 
-function statusTracker(services: Services, t: TrackerRow): TrackerRow {
-  requireStatusFeature(services.store, t.tariff_id);
+async function statusTracker(services: Services, t: TrackerRow): Promise<TrackerRow> {
+  await requireStatusFeature(services.store, t.tariff_id);
   return t;
 }
 
@@ -256,8 +256,8 @@ const statusRead = defineCall({
   summary: "The tracker's status listing (its statuses in order, whether the employee may change them), current status and last change.",
   access: 'device',
   params: z.object({}),
-  handler({ services, device, user }) {
-    const t = statusTracker(services, device.tracker);
+  async handler({ services, device, user }) {
+    const t = await statusTracker(services, device.tracker);
     const { statuses } = services.store;
     const l = t.status_listing_id === null ? undefined : statuses.listing(t.user_id, t.status_listing_id);
     const current = statuses.current(t.id);
@@ -275,9 +275,9 @@ const statusAssign = defineCall({
   summary: "The employee sets the tracker's status (origin employee): 13 unless the listing is employee_controlled, 204 for a status not in it, 263 for the current one; idempotency_key makes a resend count once.",
   access: 'device',
   params: z.object({ new_status_id: id, idempotency_key: idempotencyKey }),
-  handler: ({ services, device, user, params }) => once(services, device, 'app/status/assign', params.idempotency_key, () => {
-    const t = statusTracker(services, device.tracker);
-    return { last_change: changeView(changeStatus({ store: services.store, now: services.now }, t, params.new_status_id, 'employee'), user.time_zone) };
+  handler: ({ services, device, user, params }) => once(services, device, 'app/status/assign', params.idempotency_key, async () => {
+    const t = await statusTracker(services, device.tracker);
+    return { last_change: changeView(await changeStatus({ store: services.store, now: services.now }, t, params.new_status_id, 'employee'), user.time_zone) };
   }),
 });
 

@@ -51,8 +51,8 @@ const renew = defineCall({
   path: 'user/session/renew',
   summary: 'Extend the session: its lifetime (FSM_SESSION_TTL_DAYS of no use) starts again now. Answers the same hash.',
   params: z.object({}),
-  handler({ services, session }) {
-    services.store.sessions.renew(session.hash, services.now());
+  async handler({ services, session }) {
+    await services.store.data.sessions.renew(session.hash, services.now());
     return { hash: session.hash };
   },
 });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { deliverySession, findDeliveries, findDelivery, readDeliverySession, revokeDeliverySession, type Delivery } from '../delivery/delivery.ts';
-import { taskViews } from '../tasks/view.ts';
+import { loadTaskViews } from '../tasks/view.ts';
 import { MAX_EXTERNAL_ID } from '../tasks/input.ts';
 import type { UserRow } from '../store/users.ts';
 import { defineCall, type Services } from './kernel.ts';
@@ -17,8 +17,8 @@ const externalId = z.union([z.string().min(1, 'must not be empty').max(MAX_EXTER
 
 const deps = (services: Services) => ({ store: services.store, now: services.now(), sessionTtlMs: services.config.auth.sessionTtlDays * 86_400_000 });
 
-function views(services: Services, found: Delivery[], tz: string): Array<Record<string, unknown>> {
-  const tasks = taskViews(services.store, found.map((d) => d.task), tz);
+async function views(services: Services, found: Delivery[], tz: string): Promise<Array<Record<string, unknown>>> {
+  const tasks = await loadTaskViews(services.store.data, found.map((d) => d.task), tz);
   return found.map((d, i) => ({
     task: tasks[i],
     tracker: d.tracker ? trackerView(d.tracker, tz) : null,
@@ -30,16 +30,16 @@ function views(services: Services, found: Delivery[], tz: string): Array<Record<
   }));
 }
 
-const restrictions = (services: Services, owner: UserRow) => tariffRestrictions(services.store.tariffs.get(owner.tariff_id)!);
+const restrictions = async (services: Services, owner: UserRow) => tariffRestrictions((await services.store.data.tariffs.get(owner.tariff_id))!);
 
 const read = defineCall({
   path: 'delivery/read',
   summary: 'The current task (else checkpoint) with this external id: task, tracker, employee names, vehicle label, estimated time in seconds.',
   access: 'delivery',
   params: z.object({ external_id: externalId }),
-  handler({ services, owner, user, params }) {
+  async handler({ services, owner, user, params }) {
     const found = findDelivery(deps(services), owner.id, params.external_id);
-    return { user_id: owner.id, ...views(services, [found], user.time_zone)[0], restrictions: restrictions(services, owner) };
+    return { user_id: owner.id, ...(await views(services, [found], user.time_zone))[0], restrictions: await restrictions(services, owner) };
   },
 });
 
@@ -48,9 +48,9 @@ const list = defineCall({
   summary: 'Every current task and checkpoint with this external id, tasks first.',
   access: 'delivery',
   params: z.object({ external_id: externalId }),
-  handler({ services, owner, user, params }) {
+  async handler({ services, owner, user, params }) {
     const found = findDeliveries(deps(services), owner.id, params.external_id);
-    return { list: views(services, found, user.time_zone), user_id: owner.id, restrictions: restrictions(services, owner) };
+    return { list: await views(services, found, user.time_zone), user_id: owner.id, restrictions: await restrictions(services, owner) };
   },
 });
 

@@ -41,8 +41,8 @@ const list = defineCall({
   path: 'department/list',
   summary: "The user's departments, ordered by id.",
   params: z.object({}),
-  handler({ services, owner }) {
-    return { list: services.store.departments.list(owner.id).map(view) };
+  async handler({ services, owner }) {
+    return { list: (await services.store.data.departments.list(owner.id)).map(view) };
   },
 });
 
@@ -53,7 +53,7 @@ const create = defineCall({
   params: z.object({ department: z.object({ label, location: location.nullable().default(null) }) }),
   async handler({ services, owner, user, params }) {
     const d = await withAddress(services, params.department, user.locale);
-    return { id: services.store.departments.create(owner.id, d) };
+    return { id: await services.store.data.departments.create(owner.id, d) };
   },
 });
 
@@ -63,13 +63,13 @@ const update = defineCall({
   right: 'employee_update',
   params: z.object({ department: z.object({ id, label: label.optional(), location: location.nullable().optional() }) }),
   async handler({ services, owner, user, params }) {
-    const { departments } = services.store;
+    const { departments } = services.store.data;
     const p = params.department;
-    const stored = departments.get(owner.id, p.id);
+    const stored = await departments.get(owner.id, p.id);
     if (!stored) throw notFound(p.id);
     const current = view(stored);
     const d = await withAddress(services, { label: p.label ?? current.label, location: p.location === undefined ? current.location : p.location }, user.locale);
-    if (!departments.update(owner.id, p.id, d)) throw notFound(p.id);
+    if (!(await departments.update(owner.id, p.id, d))) throw notFound(p.id);
   },
 });
 
@@ -78,8 +78,8 @@ const remove = defineCall({
   summary: 'Delete a department; its employees stay, without a department.',
   right: 'employee_update',
   params: z.object({ department_id: id }),
-  handler({ services, owner, params }) {
-    if (!services.store.departments.delete(owner.id, params.department_id)) throw notFound(params.department_id);
+  async handler({ services, owner, params }) {
+    if (!(await services.store.data.departments.delete(owner.id, params.department_id))) throw notFound(params.department_id);
   },
 });
 

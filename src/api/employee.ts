@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { GeocodeOptions } from '../geocoder/types.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { EmployeeData, EmployeeRow } from '../store/employees.ts';
 import type { FieldValues } from '../store/fields.ts';
 import type { UserRow } from '../store/users.ts';
@@ -96,10 +97,10 @@ export function employeeView(e: Omit<EmployeeRow, 'id' | 'user_id'> & { id: numb
   };
 }
 
-export function employeeViews(services: Services, rows: EmployeeRow[]) {
+export async function employeeViews(services: Services, rows: EmployeeRow[]) {
   const ids = rows.map((r) => r.id);
-  const tags = services.store.tags.entityTags('employee', ids);
-  const fields = services.store.fields.load('employee', ids);
+  const tags = await services.store.data.tags.entityTags('employee', ids);
+  const fields = await services.store.data.fields.load('employee', ids);
   return rows.map((r) => employeeView(r, tags.get(r.id)!, fields.get(r.id)!));
 }
 
@@ -117,7 +118,7 @@ async function fillAddress(services: Services, e: EmployeeData, opts: GeocodeOpt
   if (e.lat !== null && e.lng !== null && !e.address) e.address = await reverseAddress(services, e.lat, e.lng, opts);
 }
 
-// ---- checks and writes, in one transaction ----
+// ---- checks and writes, in one transaction (`tx`) ----
 
 const notFound = (what: string) => new DomainError(201, {}, `Not found in the database: ${what}`);
 
@@ -125,36 +126,36 @@ const notFound = (what: string) => new DomainError(201, {}, `Not found in the da
  * Checks what refers to other entities (custom fields 7; department, tags, tracker 201; tracker
  * of another employee 247 unless force_reassign) and writes the employee with its side effects.
  */
-function save(services: Services, owner: UserRow, input: EmployeeInput, data: EmployeeData, before: EmployeeRow | undefined, force: boolean): number {
-  const { employees, departments, tags, trackers, fields } = services.store;
+async function save(tx: DataStore, owner: UserRow, input: EmployeeInput, data: EmployeeData, before: EmployeeRow | undefined, force: boolean): Promise<number> {
+  const { employees, departments, tags, trackers, fields } = tx;
   if (input.fields !== undefined || !before) {
-    const errors = fields.validate(owner.id, 'employee', input.fields, { requireAll: true, parameter: 'employee.fields' });
+    const errors = await fields.validate(owner.id, 'employee', input.fields, { requireAll: true, parameter: 'employee.fields' });
     if (errors.length) throw invalidParams(errors);
   }
-  if (data.department_id !== null && data.department_id !== before?.department_id && !departments.get(owner.id, data.department_id)) throw notFound(`department ${data.department_id}`);
-  const missingTags = tags.missing(owner.id, input.tags ?? []);
+  if (data.department_id !== null && data.department_id !== before?.department_id && !(await departments.get(owner.id, data.department_id))) throw notFound(`department ${data.department_id}`);
+  const missingTags = await tags.missing(owner.id, input.tags ?? []);
   if (missingTags.length) throw notFound(`tags ${missingTags.join(', ')}`);
   const trackerId = data.tracker_id;
   const trackerChanged = trackerId !== (before?.tracker_id ?? null);
   if (trackerId !== null && trackerChanged) {
     // The owner's live tracker (spec, Conventions §10); blocked trackers may still be bound.
-    if (!trackers.get(owner.id, trackerId)) throw notFound(`tracker ${trackerId}`);
-    const holder = employees.byTracker(trackerId);
+    if (!(await trackers.get(owner.id, trackerId))) throw notFound(`tracker ${trackerId}`);
+    const holder = await employees.byTracker(trackerId);
     if (holder) {
       if (!force) throw new DomainError(247, { employee_id: holder.id }, `Entity already exists: tracker ${trackerId} is bound to employee ${holder.id}; pass force_reassign to move it`);
-      employees.setTracker(holder.id, null);
+      await employees.setTracker(holder.id, null);
     }
   }
   let employeeId: number;
   if (before) {
-    employees.update(owner.id, before.id, data);
+    await employees.update(owner.id, before.id, data);
     employeeId = before.id;
-  } else employeeId = employees.create(owner.id, data);
-  if (input.tags !== undefined) tags.setEntityTags('employee', employeeId, input.tags);
-  if (input.fields !== undefined) fields.save('employee', employeeId, input.fields as FieldValues);
+  } else employeeId = await employees.create(owner.id, data);
+  if (input.tags !== undefined) await tags.setEntityTags('employee', employeeId, input.tags);
+  if (input.fields !== undefined) await fields.save('employee', employeeId, input.fields as FieldValues);
   // Side effects (spec, Employees): the former tracker is marked, the bound one carries the name.
-  if (trackerChanged && before?.tracker_id) employees.markTrackerFormer(before.tracker_id);
-  if (trackerId !== null && (trackerChanged || fullName(data) !== fullName(before!))) employees.labelTracker(trackerId, fullName(data));
+  if (trackerChanged && before?.tracker_id) await employees.markTrackerFormer(before.tracker_id);
+  if (trackerId !== null && (trackerChanged || fullName(data) !== fullName(before!))) await employees.labelTracker(trackerId, fullName(data));
   return employeeId;
 }
 
@@ -162,8 +163,8 @@ const list = defineCall({
   path: 'employee/list',
   summary: "The user's employees, ordered by id.",
   params: z.object({}),
-  handler({ services, owner }) {
-    return { list: employeeViews(services, services.store.employees.list(owner.id)) };
+  async handler({ services, owner }) {
+    return { list: await employeeViews(services, await services.store.data.employees.list(owner.id)) };
   },
 });
 
@@ -171,10 +172,10 @@ const read = defineCall({
   path: 'employee/read',
   summary: 'One employee.',
   params: z.object({ employee_id: id }),
-  handler({ services, owner, params }) {
-    const e = services.store.employees.get(owner.id, params.employee_id);
+  async handler({ services, owner, params }) {
+    const e = await services.store.data.employees.get(owner.id, params.employee_id);
     if (!e) throw notFound(`employee ${params.employee_id}`);
-    return { value: employeeViews(services, [e])[0] };
+    return { value: (await employeeViews(services, [e]))[0] };
   },
 });
 
@@ -186,7 +187,7 @@ const create = defineCall({
   async handler({ services, owner, user, params }) {
     const data = merge(DEFAULTS, params.employee);
     await fillAddress(services, data, { lang: user.locale });
-    return { id: services.store.employees.atomically(() => save(services, owner, params.employee, data, undefined, params.force_reassign)) };
+    return { id: await services.store.data.transaction((tx) => save(tx, owner, params.employee, data, undefined, params.force_reassign)) };
   },
 });
 
@@ -196,18 +197,17 @@ const update = defineCall({
   right: 'employee_update',
   params: z.object({ employee: updateShape, force_reassign: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
-    const { employees } = services.store;
-    const stored = employees.get(owner.id, params.employee.id);
+    const stored = await services.store.data.employees.get(owner.id, params.employee.id);
     if (!stored) throw notFound(`employee ${params.employee.id}`);
     const data = merge(stored, params.employee);
     await fillAddress(services, data, { lang: user.locale });
-    employees.atomically(() => {
+    await services.store.data.transaction(async (tx) => {
       // Merged again over the row as it is now: a concurrent change during geocoding is not undone.
-      const before = employees.get(owner.id, params.employee.id);
+      const before = await tx.employees.get(owner.id, params.employee.id);
       if (!before) throw notFound(`employee ${params.employee.id}`);
       const fresh = merge(before, params.employee);
       if (fresh.lat === data.lat && fresh.lng === data.lng && !fresh.address) fresh.address = data.address;
-      save(services, owner, params.employee, fresh, before, params.force_reassign);
+      await save(tx, owner, params.employee, fresh, before, params.force_reassign);
     });
   },
 });
@@ -217,15 +217,15 @@ const remove = defineCall({
   summary: 'Delete an employee; its tracker label gets the "Deleted " prefix.',
   right: 'employee_update',
   params: z.object({ employee_id: id }),
-  handler({ services, owner, params }) {
-    const { employees, tags, fields } = services.store;
-    employees.atomically(() => {
-      const e = employees.get(owner.id, params.employee_id);
+  async handler({ services, owner, params }) {
+    await services.store.data.transaction(async (tx) => {
+      const { employees, tags, fields } = tx;
+      const e = await employees.get(owner.id, params.employee_id);
       if (!e) throw notFound(`employee ${params.employee_id}`);
-      employees.delete(owner.id, e.id);
-      tags.clearEntityTags('employee', e.id);
-      fields.clear('employee', e.id);
-      if (e.tracker_id !== null) employees.markTrackerFormer(e.tracker_id);
+      await employees.delete(owner.id, e.id);
+      await tags.clearEntityTags('employee', e.id);
+      await fields.clear('employee', e.id);
+      if (e.tracker_id !== null) await employees.markTrackerFormer(e.tracker_id);
     });
   },
 });

@@ -15,8 +15,8 @@ const list = defineCall({
   path: 'entity/fields/list',
   summary: 'Custom field definitions of an entity type (place, task, employee).',
   params: z.object({ entity_type: z.enum(FIELD_ENTITY_TYPES) }),
-  handler({ services, owner, params }) {
-    return { list: services.store.fields.list(owner.id, params.entity_type).map(view) };
+  async handler({ services, owner, params }) {
+    return { list: (await services.store.data.fields.list(owner.id, params.entity_type)).map(view) };
   },
 });
 
@@ -33,8 +33,8 @@ const create = defineCall({
       ordinal: z.number().int().min(0).max(1000).default(0),
     }),
   }),
-  handler({ services, owner, params }) {
-    return { id: services.store.fields.create(owner.id, params.field) };
+  async handler({ services, owner, params }) {
+    return { id: await services.store.data.fields.create(owner.id, params.field) };
   },
 });
 
@@ -43,8 +43,8 @@ const remove = defineCall({
   summary: 'Delete a custom field definition and all its values.',
   right: 'admin',
   params: z.object({ field_id: id }),
-  handler({ services, owner, params }) {
-    if (!services.store.fields.delete(owner.id, params.field_id)) throw new DomainError(201, {}, `Not found in the database: field ${params.field_id}`);
+  async handler({ services, owner, params }) {
+    if (!(await services.store.data.fields.delete(owner.id, params.field_id))) throw new DomainError(201, {}, `Not found in the database: field ${params.field_id}`);
   },
 });
 

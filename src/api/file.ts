@@ -94,8 +94,8 @@ const formFileCreate = defineCall({
   path: 'form/file/create',
   summary: `Announce a file for a file, photo or signature field of a form; answers the upload url, its token and expiry. 271 over the field's max_file_size (default ${DEFAULT_MAX_FILE_SIZE} bytes), 267 over 6 unsubmitted files per field, 268 over the storage quota, 242 (field code 9) for an extension the field refuses.`,
   params: z.object({ form_id: id, field_id: z.string().min(1).max(19), size, filename }),
-  handler({ services, owner, user, params, request }) {
-    const created = createFormFile(fileDeps(services), owner, { formId: params.form_id, fieldId: params.field_id, size: params.size, filename: params.filename });
+  async handler({ services, owner, user, params, request }) {
+    const created = await createFormFile(fileDeps(services), owner, { formId: params.form_id, fieldId: params.field_id, size: params.size, filename: params.filename });
     return createdAnswer(services, request, user.time_zone, created);
   },
 });
@@ -104,8 +104,8 @@ const checkinFileCreate = defineCall({
   path: 'checkin/file/create',
   summary: 'Announce a file (image or other) for the next check-in; answers the upload url, its token and expiry. 271 over 16 MB, 268 over the storage quota.',
   params: z.object({ tracker_id: id.nullable().optional(), size, filename, type: z.enum(['image', 'file']) }),
-  handler({ services, owner, user, params, request }) {
-    const created = createCheckinFile(fileDeps(services), owner, { trackerId: params.tracker_id, size: params.size, filename: params.filename, type: params.type });
+  async handler({ services, owner, user, params, request }) {
+    const created = await createCheckinFile(fileDeps(services), owner, { trackerId: params.tracker_id, size: params.size, filename: params.filename, type: params.type });
     return createdAnswer(services, request, user.time_zone, created);
   },
 });
@@ -208,7 +208,7 @@ async function upload(services: Services, request: FastifyRequest, reply: Fastif
 async function download(services: Services, request: FastifyRequest, reply: FastifyReply, preview: boolean): Promise<FastifyReply> {
   try {
     const raw = { ...(request.query as Record<string, unknown>) };
-    const { owner, user } = authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
+    const { owner, user } = await authenticate({ path: 'file/download', summary: '', params: z.object({}), handler: () => undefined }, services, request, raw);
     const fileId = Number((request.params as { id: string }).id);
     const f = Number.isSafeInteger(fileId) ? services.store.files.get(owner!.id, fileId) : undefined;
     if (!f || f.state !== 'uploaded' || !f.storage_key || (preview && !f.preview)) throw new DomainError(201, {}, `Not found in the database: file ${fileId}`);

@@ -46,7 +46,7 @@ const list = defineCall({
     add_tracker_files: z.boolean().default(false),
   }),
   async handler({ services, owner, user, params: p }) {
-    const { store } = services;
+    const data = services.store.data;
     const tz = user.time_zone;
     const from = parseTime(p.from, 'from', tz);
     const to = parseTime(p.to, 'to', tz);
@@ -57,16 +57,17 @@ const list = defineCall({
     if (unknown.length) throw invalidParams([{ parameter: filter, error: `unknown event types: ${unknown.join(', ')} (docs/events.md lists them)` }]);
     if (p.only_emergency) types = (types ?? [...EVENT_TYPES]).filter(isEmergency);
     const trackers = [...new Set(p.trackers)];
-    const bad = trackers.filter((t) => {
-      const row = store.trackers.get(owner.id, t);
-      return !row || row.blocked;
-    });
+    const bad: number[] = [];
+    for (const t of trackers) {
+      const row = await data.trackers.get(owner.id, t);
+      if (!row || row.blocked) bad.push(t);
+    }
     if (bad.length) throw new DomainError(217, { ids: bad }, `List contains non-existent entities: trackers ${bad.join(', ')}`);
-    const maxDays = store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
+    const maxDays = (await data.tariffs.get(owner.tariff_id))?.max_time_span_days ?? 31;
     if (to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` }, `Requested time span is too big: at most ${maxDays} days`);
     const query = { trackerIds: trackers, from, to, types };
-    const total = types?.length === 0 ? 0 : store.events.count(query);
-    const rows = types?.length === 0 ? [] : store.events.list({ ...query, limit: p.limit, descending: !p.ascending });
+    const total = types?.length === 0 ? 0 : await data.events.count(query);
+    const rows = types?.length === 0 ? [] : await data.events.list({ ...query, limit: p.limit, descending: !p.ascending });
     const list = await views(services, owner.id, user, rows, p.add_tracker_label);
     // Every entry is unread (no read marks are kept): total_unread is total.
     return { list, limit_exceeded: total > rows.length, total, total_unread: total };
@@ -76,18 +77,17 @@ const list = defineCall({
 /** The answer's entries: user times, addresses from the user's geocoder, the human text. */
 async function views(services: Services, ownerId: number, user: { time_zone: string; default_geocoder: string; locale: string }, rows: EventRow[], withLabel: boolean): Promise<unknown[]> {
   const tz = user.time_zone;
+  const data = services.store.data;
+  // The labels the entries name, read once each before the entries are built.
   const labels = new Map<number, string | undefined>();
-  const trackerLabel = (tid: number) => {
-    if (!labels.has(tid)) labels.set(tid, services.store.trackers.get(ownerId, tid)?.label);
-    return labels.get(tid) ?? null;
-  };
   const zones = new Map<number, string | undefined>();
-  const names = {
-    zone: (zid: number) => {
-      if (!zones.has(zid)) zones.set(zid, services.store.zones.get(ownerId, zid)?.label);
-      return zones.get(zid);
-    },
-  };
+  for (const r of rows) {
+    if (withLabel && !labels.has(r.tracker_id)) labels.set(r.tracker_id, (await data.trackers.get(ownerId, r.tracker_id))?.label);
+    const zid = r.type === 'zone_enter' || r.type === 'zone_exit' ? Number(r.extra.zone_id) : undefined;
+    if (zid !== undefined && !zones.has(zid)) zones.set(zid, (await data.zones.get(ownerId, zid))?.label);
+  }
+  const trackerLabel = (tid: number) => labels.get(tid) ?? null;
+  const names = { zone: (zid: number) => zones.get(zid) };
   const opts = { type: user.default_geocoder as GeocoderType, lang: user.locale };
   const memo = new Map<string, Promise<string>>();
   const address = (lat: number | null, lng: number | null): Promise<string> => {

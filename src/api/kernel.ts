@@ -173,7 +173,7 @@ async function runCall(call: CallDef, services: Services, request: FastifyReques
     if (multipart) ({ raw, auth } = await readUpload(call, services, request, multipart));
     else raw = mergeParams(request.query, request.body);
     if (call.upload && raw.redirect_target !== undefined) redirectTarget = checkRedirectTarget(raw.redirect_target, services, request);
-    auth ??= authenticate(call, services, request, raw);
+    auth ??= await authenticate(call, services, request, raw);
     const input = coerce(call.params, raw);
     const parsed = call.params.safeParse(input);
     if (!parsed.success) throw invalidParams(issuesToErrors(parsed.error.issues, input));
@@ -224,7 +224,7 @@ async function readUpload(call: CallDef, services: Services, request: FastifyReq
   // The log's redaction finds a hash sent as a field here (log-redaction.ts secretsOf).
   (request as { body: unknown }).body = fields;
   let raw = mergeParams(request.query, fields);
-  let auth = sessionHash(request, raw) !== undefined || call.access === 'public' ? authenticate(call, services, request, raw) : undefined;
+  let auth = sessionHash(request, raw) !== undefined || call.access === 'public' ? await authenticate(call, services, request, raw) : undefined;
   checkDeclaredLength(request, limit);
   try {
     for await (const part of body.parts()) {
@@ -233,7 +233,7 @@ async function readUpload(call: CallDef, services: Services, request: FastifyReq
         continue;
       }
       raw = mergeParams(request.query, fields);
-      auth ??= authenticate(call, services, request, raw);
+      auth ??= await authenticate(call, services, request, raw);
       fields[part.fieldname] = { filename: part.filename ?? '', mimetype: part.mimetype || 'application/octet-stream', data: await body.readFile(part, () => bodyTooLarge(limit)) } satisfies UploadedFile;
     }
   } catch (e) {
@@ -317,24 +317,26 @@ function sessionHash(request: FastifyRequest, raw: Record<string, unknown>): str
 }
 
 /** Exported for the routes outside the kernel (file downloads) that take a session too. */
-export function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Partial<CallContext<unknown>> {
+export async function authenticate(call: CallDef, services: Services, request: FastifyRequest, raw: Record<string, unknown>): Promise<Partial<CallContext<unknown>>> {
   if ((call.access ?? 'session') === 'public') return {};
   return authorizeHash(call, services, sessionHash(request, raw));
 }
 
 /** The session of `hash` for a call's access and right (the live channel's messages carry their hash too, src/api/live.ts). */
-export function authorizeHash(call: Pick<CallDef, 'access' | 'right' | 'notInDemo'>, services: Services, hash: string | undefined): Partial<CallContext<unknown>> {
+export async function authorizeHash(call: Pick<CallDef, 'access' | 'right' | 'notInDemo'>, services: Services, hash: string | undefined): Promise<Partial<CallContext<unknown>>> {
   const access = call.access ?? 'session';
   if (!hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash or an Authorization: NVX <hash> header');
-  const { store, config, now } = services;
-  if (access === 'device') return appDevice(store, hash, now());
-  const versions = store.authVersions.read();
-  const session = store.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000, versions.sessions);
+  const { config, now } = services;
+  const data = services.store.data;
+  if (access === 'device') return appDevice(data, hash, now());
+  const versions = await data.authVersions.read();
+  const session = await data.sessions.find(hash, now(), config.auth.sessionTtlDays * 86_400_000, versions.sessions);
   const allowed = access === 'activation' ? session?.type === 'activation' : access === 'delivery' ? session?.type === 'user' || session?.type === 'delivery' : session?.type === 'user';
   if (!session || !allowed) throw new DomainError(4);
-  // The versions are still current: nothing was written since they were read (an expired
-  // session is deleted, but that touches only the sessions counter).
-  const principal = store.users.principal(session.user_id, versions.accounts);
+  // The versions were read just before (an expired session is deleted, but that touches only the
+  // sessions counter). Should an account change land in between, the principal is read from the
+  // database as it is now and kept under the older counter, which the next call's newer one drops.
+  const principal = await data.users.principal(session.user_id, versions.accounts);
   if (!principal) throw new DomainError(4);
   const { user, owner } = principal;
   if (access !== 'activation' && principal.dealerBlocked) throw new DomainError(11);

@@ -65,13 +65,16 @@ export class LiveClient {
    * Still signed in? Re-read when sessions or accounts changed (logout, block, removal) and
    * checked for expiry each time; a session that ended gets the logout event and the socket closes.
    */
-  check(): boolean {
+  async check(): Promise<boolean> {
     if (this.closed) return false;
     const { store, config, now } = this.hub.services;
-    const v = store.authVersions.read();
-    const session = store.sessions.alive(this.hash, now(), config.auth.sessionTtlDays * 86_400_000, v.sessions);
+    const data = store.data;
+    const v = await data.authVersions.read();
+    const session = await data.sessions.alive(this.hash, now(), config.auth.sessionTtlDays * 86_400_000, v.sessions);
+    if (this.closed) return false;
     if (v.sessions !== this.versions.sessions || v.accounts !== this.versions.accounts || !session) {
-      const principal = session ? store.users.principal(session.user_id, v.accounts) : undefined;
+      const principal = session ? await data.users.principal(session.user_id, v.accounts) : undefined;
+      if (this.closed) return false;
       if (!session || session.type !== 'user' || !principal || principal.dealerBlocked) {
         this.logout();
         return false;
@@ -114,14 +117,15 @@ export class Subscription {
   ) {}
 
   /** The subscribe response's map: each tracker of the target and whether its states will come. */
-  start(): Record<string, TrackerStatus> {
-    this.sync(false);
+  async start(): Promise<Record<string, TrackerStatus>> {
+    await this.sync(false);
     const value: Record<string, TrackerStatus> = {};
     if (this.target.type === 'selected') for (const id of this.target.ids) value[id] = 'unknown';
     for (const [id, k] of this.known) value[id] = k.blocked ? 'blocked' : 'normal';
     // the current states at once, then at most one per tracker and period
     for (const source of this.watched.keys()) this.pending.add(source);
-    this.timer = setInterval(() => this.flush(), this.periodMs);
+    // Stopped while the trackers were read (the socket closed): no timer.
+    if (!this.stopped) this.timer = setInterval(() => void this.flush(), this.periodMs);
     return value;
   }
 
@@ -131,9 +135,8 @@ export class Subscription {
   }
 
   /** Brings the watched set up to the owner's current trackers; lifecycle events for what changed since (not on the first look). */
-  private sync(announce: boolean): void {
-    const { store } = this.client.hub.services;
-    const listing = store.trackers.listing(this.client.principal.owner.id);
+  private async sync(announce: boolean): Promise<void> {
+    const listing = await this.client.hub.services.store.data.trackers.listing(this.client.principal.owner.id);
     if (listing === this.listing) return;
     this.listing = listing;
     const selected = this.target.type === 'selected' ? new Set(this.target.ids) : undefined;
@@ -161,13 +164,13 @@ export class Subscription {
   }
 
   /** Time alone moves connection_status: such trackers join the pending set, looked at as often as the connection watcher looks. */
-  private checkStatuses(now: number): void {
+  private async checkStatuses(now: number): Promise<void> {
     if (now - this.lastStatusCheck < this.client.hub.statusCheckMs) return;
     this.lastStatusCheck = now;
     const hub = this.client.hub;
     for (const [source, sent] of this.sentStatus) {
       if (this.pending.has(source) || !this.watched.has(source)) continue;
-      if (connectionStatus(hub.deviceState(source), now, hub.lostMs) !== sent) this.pending.add(source);
+      if (connectionStatus(await hub.deviceState(source), now, hub.lostMs) !== sent) this.pending.add(source);
     }
   }
 
@@ -176,35 +179,39 @@ export class Subscription {
    * Built STATES_PER_TURN states per event-loop turn, so a snapshot of thousands of trackers does
    * not hold the API up; a period that comes while one is being built is skipped (its changes wait).
    */
-  flush(): void {
+  async flush(): Promise<void> {
     const { client } = this;
     const hub = client.hub;
     if (this.building) return;
-    hub.distribute();
-    if (!client.check()) return;
-    this.sync(true);
-    this.checkStatuses(hub.services.now());
-    if (!this.pending.size || client.sink.buffered() > MAX_BUFFERED) return;
-    const sources = [...this.pending];
-    this.pending.clear();
-    const parts: string[] = [];
+    // Held from the first read: a period that comes while one is read or built is skipped.
     this.building = true;
-    const step = (from: number) => {
-      if (this.stopped) return;
-      const now = hub.services.now();
-      const end = Math.min(sources.length, from + STATES_PER_TURN);
-      for (let i = from; i < end; i++) {
-        const t = this.watched.get(sources[i]);
-        if (!t) continue;
-        const { json, status } = hub.stateJson(t, client.tz, this.format, now);
-        this.sentStatus.set(t.source_id, status);
-        parts.push(json);
+    try {
+      hub.distribute();
+      if (!(await client.check())) return;
+      await this.sync(true);
+      await this.checkStatuses(hub.services.now());
+      if (!this.pending.size || client.sink.buffered() > MAX_BUFFERED) return;
+      const sources = [...this.pending];
+      this.pending.clear();
+      const parts: string[] = [];
+      let now = hub.services.now();
+      for (let from = 0; from < sources.length; from += STATES_PER_TURN) {
+        if (from) await new Promise((r) => setImmediate(r));
+        if (this.stopped) return;
+        now = hub.services.now();
+        const end = Math.min(sources.length, from + STATES_PER_TURN);
+        for (let i = from; i < end; i++) {
+          const t = this.watched.get(sources[i]);
+          if (!t) continue;
+          const { json, status } = await hub.stateJson(t, client.tz, this.format, now);
+          this.sentStatus.set(t.source_id, status);
+          parts.push(json);
+        }
       }
-      if (end < sources.length) return void setImmediate(step, end);
-      this.building = false;
       this.send(parts, now);
-    };
-    step(0);
+    } finally {
+      this.building = false;
+    }
   }
 
   private send(parts: string[], now: number): void {
@@ -252,12 +259,12 @@ export class LiveHub {
   }
 
   /** Starts (or replaces: a resubscribe gets the current states again) the client's subscription of `type`. */
-  subscribe(client: LiveClient, type: EventType, target: TargetSpec, format: Format, periodMs: number): { sub: Subscription; value: Record<string, TrackerStatus> } {
+  async subscribe(client: LiveClient, type: EventType, target: TargetSpec, format: Format, periodMs: number): Promise<{ sub: Subscription; value: Record<string, TrackerStatus> }> {
     this.unsubscribe(client, type);
     const sub = new Subscription(client, type, target, format, periodMs);
     client.subs.set(type, sub);
     this.subscriptions++;
-    return { sub, value: sub.start() };
+    return { sub, value: await sub.start() };
   }
 
   unsubscribe(client: LiveClient, type: EventType): boolean {
@@ -295,19 +302,23 @@ export class LiveHub {
   }
 
   /** The device's latest state, read once per change. */
-  deviceState(source: number): DeviceState | undefined {
-    return this.entry(source).state;
+  async deviceState(source: number): Promise<DeviceState | undefined> {
+    return (await this.entry(source)).state;
   }
 
-  private entry(source: number): CachedState {
+  private async entry(source: number): Promise<CachedState> {
+    const cached = this.cache.get(source);
+    if (cached) return cached;
+    const state = await this.services.store.data.deviceState.get(source);
+    // Another flush may have read it meanwhile: the first one read stays (its JSON may be built).
     let e = this.cache.get(source);
-    if (!e) this.cache.set(source, (e = { state: this.services.store.deviceState.get(source), json: new Map() }));
+    if (!e) this.cache.set(source, (e = { state, json: new Map() }));
     return e;
   }
 
   /** The state as JSON, built once per change, format, time zone and connection status. */
-  stateJson(t: TrackerRow, tz: string, format: Format, now: number): { json: string; status: ConnectionStatus } {
-    const e = this.entry(t.source_id);
+  async stateJson(t: TrackerRow, tz: string, format: Format, now: number): Promise<{ json: string; status: ConnectionStatus }> {
+    const e = await this.entry(t.source_id);
     const status = connectionStatus(e.state, now, this.lostMs);
     const key = `${format}|${status}|${t.protocol}|${tz}`;
     let json = e.json.get(key);

@@ -90,6 +90,9 @@ const errorMessage = (action: string | null, e: DomainError) => JSON.stringify({
 class LiveSocket {
   client: LiveClient | undefined;
   private window = { start: 0, count: 0 };
+  /** The messages in handling, one after the other: answers go out in the order the messages came. */
+  private handling: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private hub: LiveHub,
@@ -100,6 +103,11 @@ class LiveSocket {
 
   onMessage(text: string): void {
     if (text === 'X') return; // an Atmosphere client's heartbeat
+    this.handling = this.handling.then(() => this.handle(text)).catch((e) => this.log(e));
+  }
+
+  private async handle(text: string): Promise<void> {
+    if (this.closed) return;
     let action: string | null = null;
     try {
       const now = Date.now();
@@ -118,8 +126,9 @@ class LiveSocket {
       action = `subscription/${m.action}`;
       // requests first: a bad message changes nothing, not even the socket's session
       const requests = requestsOf(m);
-      const client = this.authorize(m.hash);
-      if (m.action === 'subscribe') this.subscribe(client, requests);
+      const client = await this.authorize(m.hash);
+      if (!client) return; // the socket closed meanwhile
+      if (m.action === 'subscribe') await this.subscribe(client, requests);
       else this.unsubscribe(client, requests);
     } catch (e) {
       // an unexpected failure is a bug: logged and answered with code 1, the socket stays open
@@ -129,18 +138,19 @@ class LiveSocket {
   }
 
   /** The message's session: the socket's own, or a new one (a different hash replaces the socket's session and its subscriptions). */
-  private authorize(hash: unknown): LiveClient {
+  private async authorize(hash: unknown): Promise<LiveClient | undefined> {
     if (typeof hash !== 'string' || !hash) throw new DomainError(4, {}, 'Session hash is missing: pass hash in the message');
-    if (this.client && !this.client.closed && this.client.hash === hash && this.client.check()) return this.client;
-    const { user, owner } = authorizeHash({ access: 'session' }, this.hub.services, hash) as { user: LiveClient['principal']['user']; owner: LiveClient['principal']['owner'] };
+    if (this.client && !this.client.closed && this.client.hash === hash && (await this.client.check())) return this.client;
+    const { user, owner } = (await authorizeHash({ access: 'session' }, this.hub.services, hash)) as { user: LiveClient['principal']['user']; owner: LiveClient['principal']['owner'] };
+    if (this.closed) return undefined;
     if (this.client) this.hub.drop(this.client);
     this.client = this.hub.connect(this.sink, hash, { user, owner });
     return this.client;
   }
 
-  private subscribe(client: LiveClient, requests: Request[]): void {
+  private async subscribe(client: LiveClient, requests: Request[]): Promise<void> {
     const data: Record<string, unknown> = {};
-    const started: Array<() => void> = [];
+    const started: Array<() => Promise<void>> = [];
     // validated first, started after: a bad request leaves the socket's subscriptions as they were
     const plans = requests.map((r, i) => {
       if (!SUPPORTED.includes(r.type as EventType)) {
@@ -150,15 +160,16 @@ class LiveSocket {
       const type = r.type as EventType;
       const spec = targetOf(r, i);
       const period = type === 'state' ? STATE_PERIOD_MS : r.rate_limit === undefined ? RATE_LIMIT.default : parseRateLimit(r.rate_limit)!;
-      return () => {
-        const { sub, value } = this.hub.subscribe(client, type, spec, r.format, period);
+      return async () => {
+        const { sub, value } = await this.hub.subscribe(client, type, spec, r.format, period);
         data[type] = { success: true, value };
         started.push(() => sub.flush());
       };
     });
-    plans.forEach((p) => p());
+    for (const p of plans) await p();
     this.sink.send(JSON.stringify({ type: 'response', action: 'subscription/subscribe', events: Object.keys(data), data }));
-    for (const first of started) first();
+    // The first states are built in the background (a big snapshot over several turns): the next message is not held up.
+    for (const first of started) first().catch((e) => this.log(e));
   }
 
   private unsubscribe(client: LiveClient, requests: Request[]): void {
@@ -176,6 +187,7 @@ class LiveSocket {
   }
 
   close(): void {
+    this.closed = true;
     if (this.client) this.hub.drop(this.client);
     this.ws.removeAllListeners('message');
   }

@@ -13,8 +13,8 @@ const read = defineCall({
   path: 'map_layer/read',
   summary: 'The KML document of a layer, as application/vnd.google-earth.kml+xml in UTF-8.',
   params: z.object({ id }),
-  handler({ services, owner, params }) {
-    const kml = services.store.mapLayers.kml(owner.id, params.id);
+  async handler({ services, owner, params }) {
+    const kml = await services.store.data.mapLayers.kml(owner.id, params.id);
     if (kml === undefined) throw notFound(params.id);
     return new FileAnswer(kml, KML_MEDIA_TYPE);
   },
@@ -24,8 +24,8 @@ const list = defineCall({
   path: 'map_layer/list',
   summary: "The user's map layers ({id, label}) in id order.",
   params: z.object({}),
-  handler({ services, owner }) {
-    return { list: services.store.mapLayers.list(owner.id) };
+  async handler({ services, owner }) {
+    return { list: await services.store.data.mapLayers.list(owner.id) };
   },
 });
 
@@ -43,9 +43,9 @@ const update = defineCall({
   path: 'map_layer/update',
   summary: "Change a layer's label (its document is replaced by deleting and uploading again).",
   params: z.object({ layer: z.object({ id, label }) }),
-  handler({ services, owner, params }) {
+  async handler({ services, owner, params }) {
     const { layer } = params;
-    if (!services.store.mapLayers.rename(owner.id, layer.id, layer.label)) throw notFound(layer.id);
+    if (!(await services.store.data.mapLayers.rename(owner.id, layer.id, layer.label))) throw notFound(layer.id);
   },
 });
 
@@ -53,8 +53,8 @@ const remove = defineCall({
   path: 'map_layer/delete',
   summary: 'Delete a layer.',
   params: z.object({ id }),
-  handler({ services, owner, params }) {
-    if (!services.store.mapLayers.delete(owner.id, params.id)) throw notFound(params.id);
+  async handler({ services, owner, params }) {
+    if (!(await services.store.data.mapLayers.delete(owner.id, params.id))) throw notFound(params.id);
   },
 });
 

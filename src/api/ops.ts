@@ -102,8 +102,8 @@ export class Ops {
       name: 'fsm_telemetry_backlog',
       help: 'Fixes committed and not yet processed by the telemetry core (counted up to 100000).',
       registers,
-      collect() {
-        telemetry = store.ops.telemetryBacklog();
+      async collect() {
+        telemetry = await store.data.ops.telemetryBacklog();
         this.set(telemetry.fixes);
       },
     });
@@ -111,8 +111,8 @@ export class Ops {
       name: 'fsm_telemetry_lag_seconds',
       help: 'Age of the oldest fix waiting for the telemetry core (0 when none waits).',
       registers,
-      collect() {
-        const t = telemetry ?? store.ops.telemetryBacklog();
+      async collect() {
+        const t = telemetry ?? (await store.data.ops.telemetryBacklog());
         telemetry = undefined;
         this.set(t.oldestReceived === null ? 0 : Math.max(0, (now() - t.oldestReceived) / 1000));
       },
@@ -143,9 +143,10 @@ export class Ops {
       help: 'Fixes waiting for a retranslator\'s receiver to acknowledge them, by retranslator id (counted up to 100000).',
       labelNames: ['retranslator'],
       registers,
-      collect() {
+      async collect() {
+        const backlogs = await store.data.ops.forwardingBacklogs();
         this.reset(); // a deleted retranslator disappears
-        for (const r of store.ops.forwardingBacklogs()) this.set({ retranslator: String(r.id) }, r.backlog);
+        for (const r of backlogs) this.set({ retranslator: String(r.id) }, r.backlog);
       },
     });
     const files = [opts.config.dbFile, `${opts.config.dbFile}-wal`];
@@ -181,10 +182,10 @@ export class Ops {
   }
 
   /** /ready's verdict: every part with `ok` or why it is not. */
-  readiness(): { ready: boolean; body: { status: 'ready' | 'not ready' | 'stopping'; parts: Record<string, string> } } {
+  async readiness(): Promise<{ ready: boolean; body: { status: 'ready' | 'not ready' | 'stopping'; parts: Record<string, string> } }> {
     const parts: Record<string, string> = { store: 'ok', listeners: 'ok', writer: 'ok' };
     try {
-      this.opts.store.authVersions.read(); // one indexed read: the database is open and answers
+      await this.opts.store.data.authVersions.read(); // one indexed read: the database is open and answers
     } catch (e) {
       parts.store = `unavailable: ${(e as Error).message}`;
     }
@@ -221,8 +222,8 @@ export class Ops {
   mount(app: FastifyInstance): void {
     app.addHook('onResponse', async (request, reply) => this.onResponse(request, reply));
     app.get('/health', (_req, reply) => reply.code(200).send({ status: 'ok' }));
-    app.get('/ready', (_req, reply) => {
-      const r = this.readiness();
+    app.get('/ready', async (_req, reply) => {
+      const r = await this.readiness();
       return reply.code(r.ready ? 200 : 503).send(r.body);
     });
     const { enabled, token } = this.opts.config.metrics;

@@ -72,10 +72,11 @@ function scheduleOf(raw: Record<string, unknown>, withId: boolean): ScheduleInpu
 const scheduleParam = z.looseObject({});
 
 /** Check a schedule as report/tracker/generate checks a request (7, 222, 211, 217, 236) and give the row to write. */
-function draft(services: Services, owner: UserRow, s: ScheduleInput): ReportScheduleDraft {
+async function draft(services: Services, owner: UserRow, s: ScheduleInput): Promise<ReportScheduleDraft> {
   const { plugin, object } = checkPlugin(s.plugin, 'schedule.plugin');
   if (!s.trackers === !s.employees) throw invalidParams([{ parameter: `schedule.${s.trackers ? 'employees' : 'trackers'}`, error: 'give either trackers or employees' }]);
-  checkSpan(services, owner, plugin, PERIOD_DAYS[s.period] * 86_400_000);
+  await checkSpan(services, owner, plugin, PERIOD_DAYS[s.period] * 86_400_000);
+  // The report plugins' checks read the synchronous store (src/reports).
   reportTrackers(services.store, owner.id, s);
   plugin.check?.(services.store, owner.id, object);
   return {
@@ -101,8 +102,8 @@ const list = defineCall({
   summary: "The user's report schedules.",
   right: 'reports',
   params: z.object({}),
-  handler({ services, owner, user }) {
-    return { list: services.store.reportSchedules.list(owner.id).map((s) => reportScheduleView(s, user.time_zone)) };
+  async handler({ services, owner, user }) {
+    return { list: (await services.store.data.reportSchedules.list(owner.id)).map((s) => reportScheduleView(s, user.time_zone)) };
   },
 });
 
@@ -111,8 +112,8 @@ const read = defineCall({
   summary: 'One report schedule.',
   right: 'reports',
   params: z.object({ schedule_id: id }),
-  handler({ services, owner, user, params }) {
-    const s = services.store.reportSchedules.get(owner.id, params.schedule_id);
+  async handler({ services, owner, user, params }) {
+    const s = await services.store.data.reportSchedules.get(owner.id, params.schedule_id);
     if (!s) throw notFound(params.schedule_id);
     return { value: reportScheduleView(s, user.time_zone) };
   },
@@ -123,10 +124,10 @@ const create = defineCall({
   summary: 'Create a report schedule (the documented {enabled, parameters: {report, period, schedule, emails, email_format, sending_time}}, or our flat shape): the report of the previous day, week or month, queued at its sending time and mailed; answers its id.',
   right: 'reports',
   params: z.object({ schedule: scheduleParam }),
-  handler({ services, owner, user, params }) {
-    if (services.store.reportSchedules.count(owner.id) >= MAX_REPORT_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_REPORT_SCHEDULES} report schedules`);
-    const d = draft(services, owner, scheduleOf(params.schedule, false));
-    return { id: services.store.reportSchedules.create(owner.id, user.id, d, services.now()) };
+  async handler({ services, owner, user, params }) {
+    if ((await services.store.data.reportSchedules.count(owner.id)) >= MAX_REPORT_SCHEDULES) throw new DomainError(268, {}, `Over quota: at most ${MAX_REPORT_SCHEDULES} report schedules`);
+    const d = await draft(services, owner, scheduleOf(params.schedule, false));
+    return { id: await services.store.data.reportSchedules.create(owner.id, user.id, d, services.now()) };
   },
 });
 
@@ -135,15 +136,15 @@ const update = defineCall({
   summary: 'Replace a report schedule (identified by schedule.id); reports already queued stay.',
   right: 'reports',
   params: z.object({ schedule: scheduleParam }),
-  handler({ services, owner, params }) {
+  async handler({ services, owner, params }) {
     const s = scheduleOf(params.schedule, true);
-    const old = services.store.reportSchedules.get(owner.id, s.id!);
+    const old = await services.store.data.reportSchedules.get(owner.id, s.id!);
     if (!old) throw notFound(s.id!);
-    const d = draft(services, owner, s);
+    const d = await draft(services, owner, s);
     // Same period kind: keep its progress (a period sent is never sent again, one not yet sent is sent
     // at the new run time); another kind starts from its next run.
     if (old.period === d.period && old.last_period !== null) d.last_period = old.last_period;
-    services.store.reportSchedules.update(owner.id, s.id!, d, services.now());
+    await services.store.data.reportSchedules.update(owner.id, s.id!, d, services.now());
   },
 });
 
@@ -152,9 +153,9 @@ const remove = defineCall({
   summary: 'Delete a report schedule; the reports it queued stay in report/tracker/list.',
   right: 'reports',
   params: z.object({ schedule_id: id }),
-  handler({ services, owner, params }) {
-    if (!services.store.reportSchedules.get(owner.id, params.schedule_id)) throw notFound(params.schedule_id);
-    services.store.reportSchedules.delete(owner.id, params.schedule_id);
+  async handler({ services, owner, params }) {
+    if (!(await services.store.data.reportSchedules.get(owner.id, params.schedule_id))) throw notFound(params.schedule_id);
+    await services.store.data.reportSchedules.delete(owner.id, params.schedule_id);
   },
 });
 

@@ -56,8 +56,8 @@ export function checkPlugin(p: z.infer<typeof generateParams>['plugin'], prefix 
 }
 
 /** 211 with `max_time_span` when a period of `span` ms is longer than the tariff or the plugin allows. */
-export function checkSpan(services: Services, owner: UserRow, plugin: ReportPlugin, span: number): void {
-  const tariffDays = services.store.tariffs.get(owner.tariff_id)?.max_time_span_days ?? 31;
+export async function checkSpan(services: Services, owner: UserRow, plugin: ReportPlugin, span: number): Promise<void> {
+  const tariffDays = (await services.store.data.tariffs.get(owner.tariff_id))?.max_time_span_days ?? 31;
   const maxDays = Math.min(tariffDays, plugin.maxSpanDays ?? Infinity);
   if (span > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
 }
@@ -67,7 +67,7 @@ const generate = defineCall({
   summary: 'Queue a report of a plugin over trackers (or employees) and a period; answers its id. Generated off the event loop; poll report/tracker/status.',
   right: 'reports',
   params: generateParams,
-  handler({ services, owner, user, params: q }) {
+  async handler({ services, owner, user, params: q }) {
     const { store, config, now } = services;
     const { plugin, object } = checkPlugin(q.plugin);
     const tz = user.time_zone;
@@ -75,10 +75,11 @@ const generate = defineCall({
     const to = parseTime(q.to, 'to', tz);
     if (to <= from) throw invalidParams([{ parameter: 'to', error: 'must be after from' }]);
     if (!q.trackers === !q.employees) throw invalidParams([{ parameter: q.trackers ? 'employees' : 'trackers', error: 'give either trackers or employees' }]);
-    checkSpan(services, owner, plugin, to - from);
+    await checkSpan(services, owner, plugin, to - from);
+    // The report plugins' checks read the synchronous store (src/reports).
     const trackers = reportTrackers(store, owner.id, q);
     plugin.check?.(store, owner.id, object);
-    const active = store.reports.activeCount(user.id);
+    const active = await store.data.reports.activeCount(user.id);
     if (active >= config.reports.perUser) throw new DomainError(15, {}, `Too many requests: ${active} reports are being generated for this user (at most ${config.reports.perUser} at once)`);
     const params: StoredParams = {
       geocoder: q.geocoder ?? user.default_geocoder,
@@ -89,7 +90,7 @@ const generate = defineCall({
       locale_info: { locale: user.locale, time_zone: tz, measurement_system: user.measurement_system as MeasurementSystem },
     };
     const title = q.title ?? word(user.locale, `title.${plugin.id}` as Word);
-    const reportId = store.reports.create({ ownerId: owner.id, userId: user.id, pluginId: plugin.id, title, created: now(), from, to, params: JSON.stringify(params) });
+    const reportId = await store.data.reports.create({ ownerId: owner.id, userId: user.id, pluginId: plugin.id, title, created: now(), from, to, params: JSON.stringify(params) });
     services.reports?.poke();
     return { id: reportId };
   },
@@ -119,13 +120,13 @@ const list = defineCall({
   summary: 'Reports generated or in progress, oldest first.',
   right: 'reports',
   params: z.object({}),
-  handler({ services, owner, user }) {
-    return { list: services.store.reports.list(owner.id).map((r) => listItem(r, user.time_zone)) };
+  async handler({ services, owner, user }) {
+    return { list: (await services.store.data.reports.list(owner.id)).map((r) => listItem(r, user.time_zone)) };
   },
 });
 
-function ownReport(services: Services, owner: UserRow, reportId: number): ReportRow {
-  const r = services.store.reports.get(owner.id, reportId);
+async function ownReport(services: Services, owner: UserRow, reportId: number): Promise<ReportRow> {
+  const r = await services.store.data.reports.get(owner.id, reportId);
   if (!r) throw new DomainError(204, {}, `Entity not found: report ${reportId}`);
   return r;
 }
@@ -137,17 +138,17 @@ const status = defineCall({
   summary: 'How far generation is (percent_ready 0..100; 100 also for a failed report, whose error it names).',
   right: 'reports',
   params: reportId,
-  handler({ services, owner, params }) {
-    const r = ownReport(services, owner, params.report_id);
+  async handler({ services, owner, params }) {
+    const r = await ownReport(services, owner, params.report_id);
     return { percent_ready: r.percent, state: r.state === 'running' ? 'in_progress' : r.state, ...(r.error ? { error: r.error } : {}) };
   },
 });
 
 /** The gzip'd JSON of a ready report: 229 while it is generated, 204 when it failed. */
-function readyBody(services: Services, owner: UserRow, reportId: number): Buffer {
-  const r = ownReport(services, owner, reportId);
+async function readyBody(services: Services, owner: UserRow, reportId: number): Promise<Buffer> {
+  const r = await ownReport(services, owner, reportId);
   if (r.state === 'failed') throw new DomainError(204, { error: r.error }, `Entity not found: report ${reportId} failed: ${r.error}`);
-  const body = r.state === 'ready' ? services.store.reports.body(owner.id, reportId) : undefined;
+  const body = r.state === 'ready' ? await services.store.data.reports.body(owner.id, reportId) : undefined;
   if (!body) throw new DomainError(229, { percent_ready: r.percent }, `Requested data is not ready yet: report ${reportId} is ${r.percent}% generated`);
   return body;
 }
@@ -162,7 +163,7 @@ const retrieve = defineCall({
   async handler({ services, owner, params }) {
     // Unzipped off the event loop; made into the documented shape in the render thread
     // (src/reports/documented.ts) and sent as bytes: the body is never parsed here.
-    const json = await unzip(readyBody(services, owner, params.report_id));
+    const json = await unzip(await readyBody(services, owner, params.report_id));
     const answer = await (services.reportFiles ?? inlineReportFiles).render('json', new Uint8Array(json), { headless: false });
     // A big report's xlsx starts rendering now: its download mostly comes next (render/early.ts).
     services.earlyXlsx?.retrieved(params.report_id, json);
@@ -177,10 +178,10 @@ const download = defineCall({
   params: z.object({ report_id: id, format: z.enum(['xls', 'xlsx', 'pdf']), headless: z.boolean().default(false) }),
   async handler({ services, owner, params }) {
     // The JSON goes to the render thread as bytes: parsed there, not on the event loop.
-    const body = readyBody(services, owner, params.report_id);
+    const body = await readyBody(services, owner, params.report_id);
     const early = params.format !== 'pdf' ? services.earlyXlsx : undefined; // xls is answered with the xlsx
     const file = early ? await early.xlsx(params.report_id, () => unzip(body)) : await (services.reportFiles ?? inlineReportFiles).render(params.format, await unzip(body), { headless: params.headless });
-    return new FileAnswer(file.body, file.contentType, `${ownReport(services, owner, params.report_id).title}.${file.extension}`);
+    return new FileAnswer(file.body, file.contentType, `${(await ownReport(services, owner, params.report_id)).title}.${file.extension}`);
   },
 });
 
@@ -190,8 +191,8 @@ const remove = defineCall({
   right: 'reports',
   notInDemo: true,
   params: reportId,
-  handler({ services, owner, params }) {
-    if (!services.store.reports.delete(owner.id, params.report_id)) throw new DomainError(204, {}, `Entity not found: report ${params.report_id}`);
+  async handler({ services, owner, params }) {
+    if (!(await services.store.data.reports.delete(owner.id, params.report_id))) throw new DomainError(204, {}, `Entity not found: report ${params.report_id}`);
     services.earlyXlsx?.forget(params.report_id);
   },
 });

@@ -89,8 +89,8 @@ const list = defineCall({
   path: 'retranslator/list',
   summary: "The user's retranslators, each with its forwarding status (connected, last_error, backlog, last_forwarded).",
   params: z.object({}),
-  handler({ services, owner, user }) {
-    return { list: services.store.retranslators.list(owner.id).map((r) => view(services, r, user.time_zone)) };
+  async handler({ services, owner, user }) {
+    return { list: (await services.store.data.retranslators.list(owner.id)).map((r) => view(services, r, user.time_zone)) };
   },
 });
 
@@ -122,7 +122,7 @@ const bind = defineCall({
   right: 'admin',
   params: z.object({ tracker_id: id, retranslator_id: id, fake_device_id: z.string().min(1).max(64).nullable().optional() }),
   async handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id);
+    const t = await ownTracker(services, owner, params.tracker_id);
     bindTracker(services.store, owner.id, params.retranslator_id, t, params.fake_device_id ?? null, services.now());
     await applied(services);
   },
@@ -134,7 +134,7 @@ const unbind = defineCall({
   right: 'admin',
   params: z.object({ tracker_id: id, retranslator_id: id }),
   async handler({ services, owner, params }) {
-    ownTracker(services, owner, params.tracker_id);
+    await ownTracker(services, owner, params.tracker_id);
     unbindTracker(services.store, owner.id, params.retranslator_id, params.tracker_id);
     await applied(services);
   },
@@ -144,10 +144,10 @@ const bindings = defineCall({
   path: 'tracker/retranslator/list',
   summary: "The user's bindings, optionally of one tracker or one retranslator: {tracker_id, retranslator_id, fake_device_id, bound}.",
   params: z.object({ tracker_id: id.optional(), retranslator_id: id.optional() }),
-  handler({ services, owner, user, params }) {
-    if (params.tracker_id !== undefined) ownTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, user, params }) {
+    if (params.tracker_id !== undefined) await ownTracker(services, owner, params.tracker_id);
     if (params.retranslator_id !== undefined) ownRetranslator(services.store, owner.id, params.retranslator_id);
-    const rows = services.store.retranslators.userBindings(owner.id).filter((b) => (params.tracker_id === undefined || b.tracker_id === params.tracker_id) && (params.retranslator_id === undefined || b.retranslator_id === params.retranslator_id));
+    const rows = (await services.store.data.retranslators.userBindings(owner.id)).filter((b) => (params.tracker_id === undefined || b.tracker_id === params.tracker_id) && (params.retranslator_id === undefined || b.retranslator_id === params.retranslator_id));
     return { list: rows.map((b) => ({ tracker_id: b.tracker_id, retranslator_id: b.retranslator_id, fake_device_id: b.fake_device_id, bound: formatDateTime(b.bound, user.time_zone) })) };
   },
 });

@@ -5,14 +5,15 @@
  * task/transmute adds a task to a route.
  */
 import { z } from 'zod';
-import { routeDraft, routeInput, taskDraft, taskInput, taskTracker, fillAddress, externalIdCounts } from '../tasks/input.ts';
+import { routeDraft, routeInput, taskDraft, taskInput, usableTaskTracker, fillAddress, externalIdCounts } from '../tasks/input.ts';
 import { initialStatus, requireEditable } from '../tasks/states.ts';
-import { taskViews } from '../tasks/view.ts';
+import { loadTaskViews } from '../tasks/view.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { parseSort } from '../core/conditions.ts';
 import { DomainError } from '../core/errors.ts';
-import { applyCreateForm, createFormTemplate } from '../forms/task-forms.ts';
+import { applyTaskForm, createFormTemplate } from '../forms/task-forms.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { id } from './schemas.ts';
 import { listParams, listWindow, ownTask } from './task.ts';
@@ -20,26 +21,31 @@ import { listParams, listWindow, ownTask } from './task.ts';
 /** Most checkpoints one route/create takes. */
 export const MAX_CHECKPOINTS = 500;
 
-function ownRoute(services: Services, owner: UserRow, routeId: number): TaskRow {
-  const row = ownTask(services, owner, routeId, 'route');
+async function ownRoute(data: DataStore, owner: UserRow, routeId: number): Promise<TaskRow> {
+  const row = await ownTask(data, owner, routeId, 'route');
   if (row.type !== 'route') throw new DomainError(201, {}, `Not found in the database: route ${routeId}`);
   return row;
 }
 
-function routeViews(services: Services, rows: TaskRow[], tz: string) {
-  const ids = services.store.tasks.checkpointIds(rows.map((r) => r.id));
-  return taskViews(services.store, rows, tz).map((v) => ({ ...v, checkpoint_ids: ids.get(v.id as number) ?? [] }));
+async function routeViews(services: Services, rows: TaskRow[], tz: string) {
+  const data = services.store.data;
+  const ids = await data.tasks.checkpointIds(rows.map((r) => r.id));
+  return (await loadTaskViews(data, rows, tz)).map((v) => ({ ...v, checkpoint_ids: ids.get(v.id as number) ?? [] }));
 }
 
 /** A checkpoint of route/create and route/update: a task object (its tracker is the route's); `id` names an existing checkpoint in update. */
 const checkpointInput = taskInput.omit({ tracker_id: true }).extend({ id: id.optional() });
 
 /** The forms create_form asks for, one per checkpoint (undefined: leave the form alone). */
-const checkpointForms = (services: Services, owner: UserRow, createForm: boolean, cps: Array<z.infer<typeof checkpointInput>>) => cps.map((c) => createFormTemplate(services, owner.id, createForm, c.form_template_id));
+async function checkpointForms(services: Services, owner: UserRow, createForm: boolean, cps: Array<z.infer<typeof checkpointInput>>) {
+  const forms = [];
+  for (const c of cps) forms.push(await createFormTemplate(services, owner.id, createForm, c.form_template_id));
+  return forms;
+}
 
 /** The documented answer of route/create and route/update: the route object with its checkpoint_ids (`result`). */
-function routeResult(services: Services, owner: UserRow, routeId: number, tz: string) {
-  return routeViews(services, [services.store.tasks.get(owner.id, routeId)!], tz)[0];
+async function routeResult(services: Services, owner: UserRow, routeId: number, tz: string) {
+  return (await routeViews(services, [(await services.store.data.tasks.get(owner.id, routeId))!], tz))[0];
 }
 
 const create = defineCall({
@@ -48,19 +54,19 @@ const create = defineCall({
   right: 'task_update',
   params: z.object({ route: routeInput, checkpoints: z.array(checkpointInput).max(MAX_CHECKPOINTS).default([]), create_form: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
-    const draft = routeDraft(services, owner, params.route, 'route');
-    const drafts = params.checkpoints.map((c, i) => taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: true }));
+    const draft = await routeDraft(services, owner, params.route, 'route');
+    const drafts: Array<Awaited<ReturnType<typeof taskDraft>>> = [];
+    for (const [i, c] of params.checkpoints.entries()) drafts.push(await taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: true }));
     const trackerId = params.route.tracker_id ?? null;
-    if (trackerId !== null) taskTracker(services, owner, trackerId, 201);
-    const forms = checkpointForms(services, owner, params.create_form, params.checkpoints);
+    if (trackerId !== null) await usableTaskTracker(services, owner, trackerId, 201);
+    const forms = await checkpointForms(services, owner, params.create_form, params.checkpoints);
     for (const d of drafts) await fillAddress(services, d);
-    const { store } = services;
-    const newId = store.transaction(() => {
-      const created = store.tasks.create(owner.id, { type: 'route', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() }, drafts);
-      store.tasks.checkpoints(created).forEach((c, i) => applyCreateForm(services, owner.id, c, forms[i]));
+    const newId = await services.store.data.transaction(async (tx) => {
+      const created = await tx.tasks.create(owner.id, { type: 'route', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() }, drafts);
+      for (const [i, c] of (await tx.tasks.checkpoints(created)).entries()) await applyTaskForm(tx, services, owner.id, c, forms[i]);
       return created;
     });
-    return { result: routeResult(services, owner, newId, user.time_zone), ...externalIdCounts(services, owner, draft.external_id) };
+    return { result: await routeResult(services, owner, newId, user.time_zone), ...(await externalIdCounts(services, owner, draft.external_id)) };
   },
 });
 
@@ -68,10 +74,11 @@ const read = defineCall({
   path: 'task/route/read',
   summary: 'A route (with checkpoint_ids) and its checkpoints in order.',
   params: z.object({ route_id: id }),
-  handler({ services, owner, user, params }) {
-    const row = ownRoute(services, owner, params.route_id);
-    const [value] = routeViews(services, [row], user.time_zone);
-    return { value, checkpoints: taskViews(services.store, services.store.tasks.checkpoints(row.id), user.time_zone) };
+  async handler({ services, owner, user, params }) {
+    const data = services.store.data;
+    const row = await ownRoute(data, owner, params.route_id);
+    const [value] = await routeViews(services, [row], user.time_zone);
+    return { value, checkpoints: await loadTaskViews(data, await data.tasks.checkpoints(row.id), user.time_zone) };
   },
 });
 
@@ -79,9 +86,9 @@ const list = defineCall({
   path: 'task/route/list',
   summary: 'Routes matching the filters (external_id, statuses, trackers, from/to, tag_ids, filters), one page, and the count.',
   params: listParams.pick({ external_id: true, statuses: true, trackers: true, from: true, to: true, filters: true, tag_ids: true, offset: true, limit: true, sort: true }),
-  handler({ services, owner, user, params: p }) {
-    const { tasks } = services.store;
-    const { rows, count } = tasks.list({
+  async handler({ services, owner, user, params: p }) {
+    const { tasks } = services.store.data;
+    const { rows, count } = await tasks.list({
       userId: owner.id,
       routes: true,
       externalId: p.external_id,
@@ -94,7 +101,7 @@ const list = defineCall({
       offset: p.offset ?? undefined,
       limit: p.limit ?? undefined,
     });
-    return { list: routeViews(services, rows, user.time_zone), count };
+    return { list: await routeViews(services, rows, user.time_zone), count };
   },
 });
 
@@ -105,30 +112,34 @@ const update = defineCall({
   right: 'task_update',
   params: z.object({ route: routeInput.extend({ id }), checkpoints: z.array(checkpointInput).max(MAX_CHECKPOINTS).nullable().optional(), create_form: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
-    const row = ownRoute(services, owner, params.route.id);
-    const { store } = services;
+    const data = services.store.data;
+    const row = await ownRoute(data, owner, params.route.id);
     const cps = params.checkpoints ?? undefined;
     // Replacing the checkpoints needs each of them editable too; a change of the route alone, the route.
-    const editable = (r: TaskRow) => (cps ? [r, ...store.tasks.checkpoints(r.id)] : [r]);
-    requireEditable(editable(row), `route ${row.id}`);
-    const draft = routeDraft(services, owner, params.route, 'route');
-    const items = cps?.map((c, i) => {
-      const existing = c.id === undefined ? undefined : store.tasks.get(owner.id, c.id);
-      if (c.id !== undefined && existing?.route_id !== row.id) throw new DomainError(201, {}, `Not found in the database: checkpoint ${c.id} of route ${row.id}`);
-      return { row: existing, draft: taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: !existing || c.fields !== undefined }) };
-    });
-    const forms = cps ? checkpointForms(services, owner, params.create_form, cps) : [];
+    const editable = async (d: DataStore, r: TaskRow) => (cps ? [r, ...(await d.tasks.checkpoints(r.id))] : [r]);
+    requireEditable(await editable(data, row), `route ${row.id}`);
+    const draft = await routeDraft(services, owner, params.route, 'route');
+    let items: Array<{ row: TaskRow | undefined; draft: Awaited<ReturnType<typeof taskDraft>> }> | undefined;
+    if (cps) {
+      items = [];
+      for (const [i, c] of cps.entries()) {
+        const existing = c.id === undefined ? undefined : await data.tasks.get(owner.id, c.id);
+        if (c.id !== undefined && existing?.route_id !== row.id) throw new DomainError(201, {}, `Not found in the database: checkpoint ${c.id} of route ${row.id}`);
+        items.push({ row: existing, draft: await taskDraft(services, owner, user.time_zone, c, `checkpoints.${i}`, { requireAllFields: !existing || c.fields !== undefined }) });
+      }
+    }
+    const forms = cps ? await checkpointForms(services, owner, params.create_form, cps) : [];
     for (const item of items ?? []) await fillAddress(services, item.draft);
-    store.transaction(() => {
+    await data.transaction(async (tx) => {
       // Checked again inside the write: the route may have moved on while addresses were looked up.
-      const now = ownRoute(services, owner, row.id);
-      requireEditable(editable(now), `route ${now.id}`);
-      store.tasks.update(now, { ...draft, from_time: now.from_time, to_time: now.to_time });
+      const now = await ownRoute(tx, owner, row.id);
+      requireEditable(await editable(tx, now), `route ${now.id}`);
+      await tx.tasks.update(now, { ...draft, from_time: now.from_time, to_time: now.to_time });
       if (!items) return;
-      const ids = store.tasks.replaceCheckpoints(now, items, services.now());
-      ids.forEach((cid, i) => applyCreateForm(services, owner.id, store.tasks.get(owner.id, cid)!, forms[i]));
+      const ids = await tx.tasks.replaceCheckpoints(now, items, services.now());
+      for (const [i, cid] of ids.entries()) await applyTaskForm(tx, services, owner.id, (await tx.tasks.get(owner.id, cid))!, forms[i]);
     });
-    return { result: routeResult(services, owner, row.id, user.time_zone), ...externalIdCounts(services, owner, draft.external_id) };
+    return { result: await routeResult(services, owner, row.id, user.time_zone), ...(await externalIdCounts(services, owner, draft.external_id)) };
   },
 });
 
@@ -137,8 +148,9 @@ const remove = defineCall({
   summary: 'Delete a route and all its checkpoints.',
   right: 'task_update',
   params: z.object({ route_id: id }),
-  handler({ services, owner, params }) {
-    services.store.tasks.delete(ownRoute(services, owner, params.route_id));
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    await data.tasks.delete(await ownRoute(data, owner, params.route_id));
   },
 });
 

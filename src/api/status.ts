@@ -24,13 +24,13 @@ const statusFields = { label, color };
 const listingFields = { label, employee_controlled: z.boolean().default(false), supervisor_controlled: z.boolean().default(true) };
 
 const statusView = (s: StatusRow) => ({ id: s.id, label: s.label, color: s.color });
-function listingView(services: Services, l: StatusListingRow) {
+async function listingView(services: Services, l: StatusListingRow) {
   return {
     id: l.id,
     label: l.label,
     employee_controlled: !!l.employee_controlled,
     supervisor_controlled: !!l.supervisor_controlled,
-    entries: services.store.statuses.statuses(l.id).map((s) => s.id),
+    entries: (await services.store.data.statuses.statuses(l.id)).map((s) => s.id),
   };
 }
 export function changeView(c: StatusChangeRow | undefined, tz: string) {
@@ -49,17 +49,18 @@ export function changeView(c: StatusChangeRow | undefined, tz: string) {
 const userFeature = (services: Services, owner: UserRow) => requireStatusFeature(services.store, owner.tariff_id);
 
 /** A tracker whose status can be read or set: owned (201), not a clone (219), not blocked (208), statuses in its tariff (236). */
-function statusTracker(services: Services, owner: UserRow, trackerId: number): TrackerRow {
-  const t = ownTracker(services, owner, trackerId, 201);
+async function statusTracker(services: Services, owner: UserRow, trackerId: number): Promise<TrackerRow> {
+  const t = await ownTracker(services, owner, trackerId, 201);
   if (t.clone) throw new DomainError(219, {}, `Not allowed for clones of the device: tracker ${trackerId}`);
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
-  requireStatusFeature(services.store, t.tariff_id);
+  await requireStatusFeature(services.store, t.tariff_id);
   return t;
 }
 
-function trackerStatus(services: Services, t: TrackerRow, tz: string) {
-  const current = services.store.statuses.current(t.id);
-  return { current_status: current ? statusView(current) : null, last_change: changeView(services.store.statuses.lastChange(t.id), tz) };
+async function trackerStatus(services: Services, t: TrackerRow, tz: string) {
+  const data = services.store.data;
+  const current = await data.statuses.current(t.id);
+  return { current_status: current ? statusView(current) : null, last_change: changeView(await data.statuses.lastChange(t.id), tz) };
 }
 
 const deps = (services: Services) => ({ store: services.store, now: services.now });
@@ -71,9 +72,9 @@ const listingCreate = defineCall({
   summary: 'Create a status listing (no statuses yet: add them with status/create); answers its id. 268 past 50 listings.',
   right: 'tracker_update',
   params: z.object({ listing: z.object({ ...listingFields, entries: z.array(id).max(0, 'a new listing has no statuses; add them with status/create').optional() }) }),
-  handler({ services, owner, params: { listing: l } }) {
-    userFeature(services, owner);
-    return { id: createListing(deps(services), owner.id, { label: l.label, employeeControlled: l.employee_controlled, supervisorControlled: l.supervisor_controlled }) };
+  async handler({ services, owner, params: { listing: l } }) {
+    await userFeature(services, owner);
+    return { id: await createListing(deps(services), owner.id, { label: l.label, employeeControlled: l.employee_controlled, supervisorControlled: l.supervisor_controlled }) };
   },
 });
 
@@ -81,9 +82,9 @@ const listingRead = defineCall({
   path: 'status/listing/read',
   summary: 'A status listing with its entries (status ids in order).',
   params: z.object({ listing_id: id }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    return { value: listingView(services, ownListing(services.store, owner.id, params.listing_id)) };
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    return { value: await listingView(services, await ownListing(services.store.data, owner.id, params.listing_id)) };
   },
 });
 
@@ -92,9 +93,9 @@ const listingUpdate = defineCall({
   summary: "Change a listing's label and flags and reorder its statuses: entries must be all its status ids.",
   right: 'tracker_update',
   params: z.object({ listing: z.object({ id, ...listingFields, entries: z.array(id).max(10_000) }) }),
-  handler({ services, owner, params: { listing: l } }) {
-    userFeature(services, owner);
-    updateListing(deps(services), owner.id, l.id, { label: l.label, employeeControlled: l.employee_controlled, supervisorControlled: l.supervisor_controlled }, l.entries);
+  async handler({ services, owner, params: { listing: l } }) {
+    await userFeature(services, owner);
+    await updateListing(deps(services), owner.id, l.id, { label: l.label, employeeControlled: l.employee_controlled, supervisorControlled: l.supervisor_controlled }, l.entries);
   },
 });
 
@@ -103,9 +104,9 @@ const listingDelete = defineCall({
   summary: 'Delete a listing and its statuses; its trackers are left without a listing and a status.',
   right: 'tracker_update',
   params: z.object({ listing_id: id }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    if (!services.store.statuses.deleteListing(owner.id, params.listing_id)) throw new DomainError(201, {}, `Not found in the database: status listing ${params.listing_id}`);
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    if (!(await services.store.data.statuses.deleteListing(owner.id, params.listing_id))) throw new DomainError(201, {}, `Not found in the database: status listing ${params.listing_id}`);
   },
 });
 
@@ -113,9 +114,11 @@ const listingList = defineCall({
   path: 'status/listing/list',
   summary: "The user's status listings.",
   params: z.object({}),
-  handler({ services, owner }) {
-    userFeature(services, owner);
-    return { list: services.store.statuses.listings(owner.id).map((l) => listingView(services, l)) };
+  async handler({ services, owner }) {
+    await userFeature(services, owner);
+    const list = [];
+    for (const l of await services.store.data.statuses.listings(owner.id)) list.push(await listingView(services, l));
+    return { list };
   },
 });
 
@@ -124,10 +127,10 @@ const listingAssign = defineCall({
   summary: "Give a tracker a status listing (null: none); a changed listing clears the tracker's current status.",
   right: 'tracker_update',
   params: z.object({ tracker_id: id, listing_id: id.nullable() }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    const t = statusTracker(services, owner, params.tracker_id);
-    assignListing(deps(services), owner.id, t, params.listing_id);
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    const t = await statusTracker(services, owner, params.tracker_id);
+    await assignListing(deps(services), owner.id, t, params.listing_id);
   },
 });
 
@@ -138,10 +141,10 @@ const create = defineCall({
   summary: "Append a status to the listing's entries; answers its id. 268 past the tariff's max_statuses per listing.",
   right: 'tracker_update',
   params: z.object({ listing_id: id, status: z.object(statusFields) }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    const max = services.store.tariffs.get(owner.tariff_id)?.max_statuses ?? 0;
-    return { id: createStatus(deps(services), owner.id, params.listing_id, params.status.label, params.status.color, max) };
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    const max = (await services.store.data.tariffs.get(owner.tariff_id))?.max_statuses ?? 0;
+    return { id: await createStatus(deps(services), owner.id, params.listing_id, params.status.label, params.status.color, max) };
   },
 });
 
@@ -150,10 +153,10 @@ const update = defineCall({
   summary: 'Change the label and color of a status.',
   right: 'tracker_update',
   params: z.object({ status: z.object({ id, ...statusFields }) }),
-  handler({ services, owner, params: { status: s } }) {
-    userFeature(services, owner);
-    ownStatus(services.store, owner.id, s.id);
-    services.store.statuses.updateStatus(s.id, s.label, s.color);
+  async handler({ services, owner, params: { status: s } }) {
+    await userFeature(services, owner);
+    await ownStatus(services.store.data, owner.id, s.id);
+    await services.store.data.statuses.updateStatus(s.id, s.label, s.color);
   },
 });
 
@@ -162,10 +165,10 @@ const remove = defineCall({
   summary: 'Delete a status: it leaves its listing, and trackers whose current status it was have none.',
   right: 'tracker_update',
   params: z.object({ status_id: id }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    ownStatus(services.store, owner.id, params.status_id);
-    services.store.statuses.deleteStatus(params.status_id);
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    await ownStatus(services.store.data, owner.id, params.status_id);
+    await services.store.data.statuses.deleteStatus(params.status_id);
   },
 });
 
@@ -173,10 +176,10 @@ const list = defineCall({
   path: 'status/list',
   summary: "The listing's statuses in entries order.",
   params: z.object({ listing_id: id }),
-  handler({ services, owner, params }) {
-    userFeature(services, owner);
-    ownListing(services.store, owner.id, params.listing_id);
-    return { list: services.store.statuses.statuses(params.listing_id).map(statusView) };
+  async handler({ services, owner, params }) {
+    await userFeature(services, owner);
+    await ownListing(services.store.data, owner.id, params.listing_id);
+    return { list: (await services.store.data.statuses.statuses(params.listing_id)).map(statusView) };
   },
 });
 
@@ -184,9 +187,9 @@ const trackerAssign = defineCall({
   path: 'status/tracker/assign',
   summary: "Set the tracker's current status (one of its listing's); answers the change record (origin supervisor).",
   params: z.object({ tracker_id: id, new_status_id: id }),
-  handler({ services, owner, user, params }) {
-    const t = statusTracker(services, owner, params.tracker_id);
-    return { last_change: changeView(changeStatus(deps(services), t, params.new_status_id, 'supervisor'), user.time_zone) };
+  async handler({ services, owner, user, params }) {
+    const t = await statusTracker(services, owner, params.tracker_id);
+    return { last_change: changeView(await changeStatus(deps(services), t, params.new_status_id, 'supervisor'), user.time_zone) };
   },
 });
 
@@ -194,8 +197,8 @@ const trackerRead = defineCall({
   path: 'status/tracker/read',
   summary: "The tracker's current status and last change (each null when there is none).",
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, user, params }) {
-    return trackerStatus(services, statusTracker(services, owner, params.tracker_id), user.time_zone);
+  async handler({ services, owner, user, params }) {
+    return trackerStatus(services, await statusTracker(services, owner, params.tracker_id), user.time_zone);
   },
 });
 
@@ -203,20 +206,20 @@ const trackerList = defineCall({
   path: 'status/tracker/list',
   summary: `Current status and last change of many trackers (at most ${MAX_LISTED_TRACKERS}, else 221), keyed by tracker id; 217 names trackers that are missing, clones, blocked or without the feature.`,
   params: z.object({ trackers: z.array(id) }),
-  handler({ services, owner, user, params }) {
-    userFeature(services, owner);
+  async handler({ services, owner, user, params }) {
+    await userFeature(services, owner);
     const ids = [...new Set(params.trackers)];
     if (ids.length > MAX_LISTED_TRACKERS) throw new DomainError(221, { limit: MAX_LISTED_TRACKERS }, `Device limit exceeded: at most ${MAX_LISTED_TRACKERS} trackers per call, ${ids.length} given`);
     const found: TrackerRow[] = [];
     const bad: number[] = [];
     for (const tid of ids) {
-      const t = services.store.trackers.get(owner.id, tid);
-      if (!t || t.clone || t.blocked || !services.store.tariffs.get(t.tariff_id)?.has_statuses) bad.push(tid);
+      const t = await services.store.data.trackers.get(owner.id, tid);
+      if (!t || t.clone || t.blocked || !(await services.store.data.tariffs.get(t.tariff_id))?.has_statuses) bad.push(tid);
       else found.push(t);
     }
     if (bad.length) throw new DomainError(217, { ids: bad }, `List contains non-existent entities: trackers ${bad.join(', ')}`);
     const value: Record<string, unknown> = {};
-    for (const t of found) value[t.id] = trackerStatus(services, t, user.time_zone);
+    for (const t of found) value[t.id] = await trackerStatus(services, t, user.time_zone);
     return { value };
   },
 });

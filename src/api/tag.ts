@@ -76,7 +76,7 @@ type Searched = (typeof SEARCHED)[number];
 type Ctx = Pick<CallContext<unknown>, 'services' | 'owner' | 'user'>;
 
 /** The owner's entities of one type carrying every tag, as their own read calls answer them. */
-function tagged(type: Searched, tagIds: number[], { services, owner, user }: Ctx): Array<Record<string, unknown>> {
+async function tagged(type: Searched, tagIds: number[], { services, owner, user }: Ctx): Promise<Array<Record<string, unknown>>> {
   const { store } = services;
   const ids = (t: TaggedEntity) => store.tags.withAllTags(owner.id, t, tagIds);
   const rows = <R>(t: TaggedEntity, get: (userId: number, id: number) => R | undefined): R[] => ids(t).flatMap((i) => get(owner.id, i) ?? []);
@@ -90,7 +90,7 @@ function tagged(type: Searched, tagIds: number[], { services, owner, user }: Ctx
     case 'task':
       return taskViews(store, rows('task', (u, i) => store.tasks.get(u, i)), user.time_zone);
     case 'employee':
-      return employeeViews(services, rows('employee', (u, i) => store.employees.get(u, i)));
+      return await employeeViews(services, rows('employee', (u, i) => store.employees.get(u, i)));
     case 'zone': {
       const zones = rows('zone', (u, i) => store.zones.get(u, i));
       const tags = store.tags.entityTags('zone', zones.map((z) => z.id));
@@ -123,12 +123,12 @@ const search = defineCall({
   path: 'tag/search',
   summary: "The user's entities carrying every one of tag_ids, grouped by type (place, task, task_schedule, employee, zone, tracker); entity_types: only those groups. Groups with nothing are left out.",
   params: z.object({ tag_ids: z.array(id).min(1).max(100), entity_types: z.array(z.enum(SEARCHED)).max(SEARCHED.length).optional() }),
-  handler(ctx) {
+  async handler(ctx) {
     const wanted = new Set<Searched>(ctx.params.entity_types ?? SEARCHED);
     const result: Record<string, unknown> = {};
     for (const type of SEARCHED) {
       if (!wanted.has(type)) continue;
-      const found = tagged(type, [...new Set(ctx.params.tag_ids)], ctx);
+      const found = await tagged(type, [...new Set(ctx.params.tag_ids)], ctx);
       if (found.length) result[type] = found;
     }
     return { result };

@@ -23,16 +23,17 @@ import { ownTask } from './task.ts';
 import { CHECKIN_READ_RIGHT, requireRight } from './rights.ts';
 
 /** The files of a form as File objects with bindings and previews (spec: File object; src/api/file.ts). */
-export function formFiles(services: Services, request: FastifyRequest, form: FormRow, tz: string): Array<Record<string, unknown>> {
+export async function formFiles(services: Services, request: FastifyRequest, form: FormRow, tz: string): Promise<Array<Record<string, unknown>>> {
   const base = baseUrl(services, request);
-  return services.store.files.ofForm(form.id).map((f) => fileView(f, { timeZone: tz, base, details: true }));
+  return (await services.store.data.files.ofForm(form.id)).map((f) => fileView(f, { timeZone: tz, base, details: true }));
 }
 
 /** A form as a file (docs/reports.md, "Files"): one row per field, files as links, rendered through ReportFiles. */
 async function formFile(services: Services, request: FastifyRequest, user: UserRow, form: FormRow, format: FileFormat): Promise<FileAnswer> {
   const base = baseUrl(services, request);
-  const task = form.task_id === null ? undefined : services.store.tasks.get(form.user_id, form.task_id);
-  const files = services.store.files.ofForm(form.id).map((f) => ({ id: f.id, name: f.name, url: (fileView(f, { timeZone: 'UTC', base }).download_url as string | null) ?? null }));
+  const data = services.store.data;
+  const task = form.task_id === null ? undefined : await data.tasks.get(form.user_id, form.task_id);
+  const files = (await data.files.ofForm(form.id)).map((f) => ({ id: f.id, name: f.name, url: (fileView(f, { timeZone: 'UTC', base }).download_url as string | null) ?? null }));
   const report = formReport(form, {
     now: services.now(),
     locale: user.locale,
@@ -51,8 +52,8 @@ const create = defineCall({
   summary: 'Attach a form made from a template to a task (unassigned, assigned or arrived).',
   right: 'task_update',
   params: z.object({ task_id: id, template_id: id }),
-  handler({ services, owner, params }) {
-    attachForm(services, owner.id, ownTask(services, owner, params.task_id), params.template_id);
+  async handler({ services, owner, params }) {
+    await attachForm(services, owner.id, await ownTask(services.store.data, owner, params.task_id), params.template_id);
   },
 });
 
@@ -61,8 +62,8 @@ const remove = defineCall({
   summary: "Delete a task's form with its values and files (unassigned, assigned or arrived).",
   right: 'task_update',
   params: z.object({ task_id: id }),
-  handler({ services, owner, params }) {
-    detachForm(services, owner.id, ownTask(services, owner, params.task_id));
+  async handler({ services, owner, params }) {
+    await detachForm(services, owner.id, await ownTask(services.store.data, owner, params.task_id));
   },
 });
 
@@ -70,17 +71,17 @@ const read = defineCall({
   path: 'task/form/read',
   summary: "A task's form (null when none) and the files of its fields.",
   params: z.object({ task_id: id }),
-  handler({ services, owner, user, params, request }) {
-    const task = ownTask(services, owner, params.task_id);
-    const form = services.store.forms.ofTask(task.id);
+  async handler({ services, owner, user, params, request }) {
+    const task = await ownTask(services.store.data, owner, params.task_id);
+    const form = await services.store.data.forms.ofTask(task.id);
     if (!form) return { value: null, files: [] };
-    return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
+    return { value: formView(form, user.time_zone), files: await formFiles(services, request, form, user.time_zone) };
   },
 });
 
 /** A form of the owner (201 otherwise); a check-in's form only with the right that guards check-ins (13; issue 23). */
-function readableForm(services: Services, user: UserRow, ownerId: number, formId: number): FormRow {
-  const form = ownForm(services, ownerId, formId);
+async function readableForm(services: Services, user: UserRow, ownerId: number, formId: number): Promise<FormRow> {
+  const form = await ownForm(services.store.data, ownerId, formId);
   if (isCheckinForm(form)) requireRight(user, CHECKIN_READ_RIGHT, `to read check-in form ${form.id}`);
   return form;
 }
@@ -89,9 +90,9 @@ const formRead = defineCall({
   path: 'form/read',
   summary: 'A form (of a task or a check-in) and the files of its fields.',
   params: z.object({ id }),
-  handler({ services, owner, user, params, request }) {
-    const form = readableForm(services, user, owner.id, params.id);
-    return { value: formView(form, user.time_zone), files: formFiles(services, request, form, user.time_zone) };
+  async handler({ services, owner, user, params, request }) {
+    const form = await readableForm(services, user, owner.id, params.id);
+    return { value: formView(form, user.time_zone), files: await formFiles(services, request, form, user.time_zone) };
   },
 });
 
@@ -100,8 +101,8 @@ const download = defineCall({
   summary: "A task's form as a file (xls, csv or pdf): one row per field with its label, type and value, files as download links. xls is answered as xlsx (docs/reports.md). 201 for no task or no form.",
   params: z.object({ task_id: id, format: z.enum(['xls', 'csv', 'pdf']) }),
   async handler({ services, owner, user, params, request }) {
-    const task = ownTask(services, owner, params.task_id);
-    const form = services.store.forms.ofTask(task.id);
+    const task = await ownTask(services.store.data, owner, params.task_id);
+    const form = await services.store.data.forms.ofTask(task.id);
     if (!form) throw new DomainError(201, {}, `Not found in the database: task ${task.id} has no form`);
     return formFile(services, request, user, form, params.format);
   },
@@ -112,7 +113,7 @@ const formDownload = defineCall({
   summary: 'A form (of a task or a check-in) as a file (pdf or xlsx): one row per field, files as download links. 201 for no such form.',
   params: z.object({ id, format: z.enum(['pdf', 'xlsx']) }),
   async handler({ services, owner, user, params, request }) {
-    return formFile(services, request, user, readableForm(services, user, owner.id, params.id), params.format);
+    return formFile(services, request, user, await readableForm(services, user, owner.id, params.id), params.format);
   },
 });
 
@@ -121,11 +122,11 @@ const valuesUpdate = defineCall({
   summary: 'Correct the values of a submitted task form (validated as a submission: 242 with field errors).',
   right: 'task_update',
   params: z.object({ task_id: id, values: z.record(z.string(), z.unknown()) }),
-  handler({ services, owner, user, params }) {
-    const task = ownTask(services, owner, params.task_id);
-    const form = services.store.forms.ofTask(task.id);
+  async handler({ services, owner, user, params }) {
+    const task = await ownTask(services.store.data, owner, params.task_id);
+    const form = await services.store.data.forms.ofTask(task.id);
     if (!form) throw new DomainError(201, {}, `Not found in the database: task ${task.id} has no form`);
-    correctValues(services, { userId: owner.id, formId: form.id, values: params.values, timeZone: user.time_zone });
+    await correctValues(services, { userId: owner.id, formId: form.id, values: params.values, timeZone: user.time_zone });
   },
 });
 
@@ -152,14 +153,15 @@ const list = defineCall({
   path: 'task/form/list',
   summary: 'Task forms of a template and/or of given tasks, with task, tracker, employee and the places and zones at the submit location.',
   params: listParams,
-  handler({ services, owner, user, params: q }) {
+  async handler({ services, owner, user, params: q }) {
     const { store } = services;
+    const data = store.data;
     const tz = user.time_zone;
     const p = { ...q, form_template_id: q.form_template_id ?? q.template_id };
     if ((p.form_template_id ?? null) === null && (p.task_ids ?? null) === null) {
       throw invalidParams([{ parameter: 'form_template_id', error: 'form_template_id or task_ids is required' }]);
     }
-    if (p.form_template_id != null && !store.formTemplates.get(owner.id, p.form_template_id)) throw new DomainError(204, {}, `Entity not found: form template ${p.form_template_id}`);
+    if (p.form_template_id != null && !(await data.formTemplates.get(owner.id, p.form_template_id))) throw new DomainError(204, {}, `Entity not found: form template ${p.form_template_id}`);
     const periods: Partial<Record<FormPeriod, { from: number; to: number }>> = {};
     const errors: Array<{ parameter: string; error: string }> = [];
     for (const k of FORM_PERIODS) {
@@ -178,7 +180,7 @@ const list = defineCall({
       const v = p.filters?.[k];
       if (v) textFilters[k] = v;
     }
-    const { rows, count } = store.forms.list({
+    const { rows, count } = await data.forms.list({
       userId: owner.id,
       templateId: p.form_template_id ?? undefined,
       taskIds: p.task_ids ?? undefined,
@@ -191,15 +193,16 @@ const list = defineCall({
       offset: p.offset ?? undefined,
       limit: p.limit ?? 1000,
     });
-    return { list: listItems(store, owner.id, rows, tz), count };
+    return { list: await listItems(store, owner.id, rows, tz), count };
   },
 });
 
-function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: string): Array<Record<string, unknown>> {
+/** The places and zones at each submit location: the geofence index of the telemetry core (synchronous, src/telemetry). */
+async function listItems(store: Store, ownerId: number, rows: FormListRow[], tz: string): Promise<Array<Record<string, unknown>>> {
   const when = (ms: number | null) => (ms === null ? null : formatDateTime(ms, tz));
   const hits = areasAt(store).atAll(ownerId, rows.map((r) => (r.submitted === null || r.submit_lat === null || r.submit_lng === null ? null : { lat: r.submit_lat, lng: r.submit_lng })));
-  const zoneLabels = store.forms.geoLabels(ownerId, 'zone', [...new Set(hits.flatMap((h) => h?.zones ?? []))]);
-  const placeLabels = store.forms.geoLabels(ownerId, 'place', [...new Set(hits.flatMap((h) => h?.places ?? []))]);
+  const zoneLabels = await store.data.forms.geoLabels(ownerId, 'zone', [...new Set(hits.flatMap((h) => h?.zones ?? []))]);
+  const placeLabels = await store.data.forms.geoLabels(ownerId, 'place', [...new Set(hits.flatMap((h) => h?.places ?? []))]);
   return rows.map((r, i) => {
     const h = hits[i];
     return {

@@ -4,22 +4,23 @@
  */
 import { z } from 'zod';
 import { parseSort } from '../core/conditions.ts';
+import type { DataStore } from '../store/contract.ts';
 import { TASK_STATUSES, type TaskRow } from '../store/tasks.ts';
 import type { UserRow } from '../store/users.ts';
 import { convertBatch, DEFAULT_TASK_BATCH_FIELDS, LOCATION_CHECK_MODES, TASK_BATCH_FIELDS } from '../tasks/batch.ts';
-import { dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, taskTracker } from '../tasks/input.ts';
+import { dateTime, externalIdCounts, fillAddress, MAX_EXTERNAL_ID, MAX_MINUTES, MAX_RADIUS, taskDraft, taskInput, usableTaskTracker } from '../tasks/input.ts';
 import { initialStatus, requireEditable } from '../tasks/states.ts';
-import { taskViews } from '../tasks/view.ts';
-import { applyCreateForm, createFormTemplate } from '../forms/task-forms.ts';
+import { loadTaskViews } from '../tasks/view.ts';
+import { applyTaskForm, createFormTemplate } from '../forms/task-forms.ts';
 import { formView } from '../forms/view.ts';
 import { parseDateTime } from '../core/time.ts';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import { defineCall, type Services } from './kernel.ts';
 import { conditionsParam, geocoderParam, id } from './schemas.ts';
 
-/** The owner's task, route or checkpoint, or 201. */
-export function ownTask(services: Services, owner: UserRow, taskId: number, what = 'task'): TaskRow {
-  const row = services.store.tasks.get(owner.id, taskId);
+/** The owner's task, route or checkpoint, or 201 (`data`: the store, or a transaction's). */
+export async function ownTask(data: DataStore, owner: UserRow, taskId: number, what = 'task'): Promise<TaskRow> {
+  const row = await data.tasks.get(owner.id, taskId);
   if (!row) throw new DomainError(201, {}, `Not found in the database: ${what} ${taskId}`);
   return row;
 }
@@ -31,18 +32,17 @@ const create = defineCall({
   params: z.object({ task: taskInput, create_form: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
     const { task } = params;
-    const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: true });
+    const draft = await taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: true });
     const trackerId = task.tracker_id ?? null;
-    if (trackerId !== null) taskTracker(services, owner, trackerId, 201);
-    const template = createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
+    if (trackerId !== null) await usableTaskTracker(services, owner, trackerId, 201);
+    const template = await createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
     await fillAddress(services, draft);
-    const { store } = services;
-    const newId = store.transaction(() => {
-      const created = store.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() });
-      applyCreateForm(services, owner.id, store.tasks.get(owner.id, created)!, template ?? undefined);
+    const newId = await services.store.data.transaction(async (tx) => {
+      const created = await tx.tasks.create(owner.id, { type: 'task', draft, trackerId, status: initialStatus(trackerId), origin: 'manual', now: services.now() });
+      await applyTaskForm(tx, services, owner.id, (await tx.tasks.get(owner.id, created))!, template ?? undefined);
       return created;
     });
-    return { id: newId, ...externalIdCounts(services, owner, draft.external_id) };
+    return { id: newId, ...(await externalIdCounts(services, owner, draft.external_id)) };
   },
 });
 
@@ -50,14 +50,15 @@ const read = defineCall({
   path: 'task/read',
   summary: 'A task, checkpoint or route; a route comes with its checkpoints in order.',
   params: z.object({ task_id: id }),
-  handler({ services, owner, user, params }) {
-    const row = ownTask(services, owner, params.task_id);
-    const [value] = taskViews(services.store, [row], user.time_zone);
+  async handler({ services, owner, user, params }) {
+    const data = services.store.data;
+    const row = await ownTask(data, owner, params.task_id);
+    const [value] = await loadTaskViews(data, [row], user.time_zone);
     // The form is present only when one is attached (spec: Task table).
-    const form = row.type === 'route' ? undefined : services.store.forms.ofTask(row.id);
+    const form = row.type === 'route' ? undefined : await data.forms.ofTask(row.id);
     if (form) value.form = formView(form, user.time_zone);
     if (row.type !== 'route') return { value };
-    return { value, checkpoints: taskViews(services.store, services.store.tasks.checkpoints(row.id), user.time_zone) };
+    return { value, checkpoints: await loadTaskViews(data, await data.tasks.checkpoints(row.id), user.time_zone) };
   },
 });
 
@@ -68,18 +69,18 @@ const update = defineCall({
   params: z.object({ task: taskInput.extend({ id }), create_form: z.boolean().default(false) }),
   async handler({ services, owner, user, params }) {
     const { task } = params;
-    const row = ownTask(services, owner, task.id);
+    const row = await ownTask(services.store.data, owner, task.id);
     if (row.type === 'route') throw new DomainError(201, {}, `Not found in the database: task ${task.id} is a route; use task/route/update`);
     requireEditable([row], `task ${row.id}`);
-    const draft = taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: task.fields !== undefined });
-    const template = createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
+    const draft = await taskDraft(services, owner, user.time_zone, task, 'task', { requireAllFields: task.fields !== undefined });
+    const template = await createFormTemplate(services, owner.id, params.create_form, task.form_template_id);
     await fillAddress(services, draft);
-    services.store.transaction(() => {
+    await services.store.data.transaction(async (tx) => {
       // Checked again inside the write: the task may have moved on while the address was looked up.
-      const now = ownTask(services, owner, task.id);
+      const now = await ownTask(tx, owner, task.id);
       requireEditable([now], `task ${now.id}`);
-      services.store.tasks.update(now, draft);
-      applyCreateForm(services, owner.id, now, template);
+      await tx.tasks.update(now, draft);
+      await applyTaskForm(tx, services, owner.id, now, template);
     });
     return externalIdCounts(services, owner, draft.external_id);
   },
@@ -90,8 +91,9 @@ const remove = defineCall({
   summary: 'Delete a task, a checkpoint (its route closes up) or a route with its checkpoints.',
   right: 'task_update',
   params: z.object({ task_id: id }),
-  handler({ services, owner, params }) {
-    services.store.tasks.delete(ownTask(services, owner, params.task_id));
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    await data.tasks.delete(await ownTask(data, owner, params.task_id));
   },
 });
 
@@ -100,18 +102,18 @@ const assign = defineCall({
   summary: 'Assign a task or route (with its checkpoints) to a tracker, or unassign it with tracker_id null.',
   right: 'task_update',
   params: z.object({ task_id: id, tracker_id: id.nullable() }),
-  handler({ services, owner, params }) {
-    const row = ownTask(services, owner, params.task_id);
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    const row = await ownTask(data, owner, params.task_id);
     if (row.type === 'checkpoint') throw new DomainError(255, {}, `Invalid task state: ${row.id} is a checkpoint of route ${row.route_id}; assign the route`);
-    requireEditable(row.type === 'route' ? [row, ...services.store.tasks.checkpoints(row.id)] : [row], `${row.type} ${row.id}`);
-    if (params.tracker_id !== null) taskTracker(services, owner, params.tracker_id, 204);
+    requireEditable(row.type === 'route' ? [row, ...(await data.tasks.checkpoints(row.id))] : [row], `${row.type} ${row.id}`);
+    if (params.tracker_id !== null) await usableTaskTracker(services, owner, params.tracker_id, 204);
     const status = initialStatus(params.tracker_id);
-    const { store } = services;
-    store.transaction(() => {
-      store.tasks.assign(row, params.tracker_id, status, services.now());
+    await data.transaction(async (tx) => {
+      await tx.tasks.assign(row, params.tracker_id, status, services.now());
       // The event log (docs/events.md): for the tracker it is assigned to, or was assigned to.
       const trackerId = params.tracker_id ?? row.tracker_id;
-      if (trackerId !== null && status !== row.status) store.events.record({ trackerId, type: 'task_status_changed', time: services.now(), lat: row.lat, lng: row.lng, extra: { task_id: row.id, task_label: row.label, old_status: row.status, new_status: status } });
+      if (trackerId !== null && status !== row.status) await tx.events.record({ trackerId, type: 'task_status_changed', time: services.now(), lat: row.lat, lng: row.lng, extra: { task_id: row.id, task_label: row.label, old_status: row.status, new_status: status } });
     });
   },
 });
@@ -120,8 +122,8 @@ const count = defineCall({
   path: 'task/count',
   summary: "Number of the user's tasks (checkpoints included, routes not).",
   params: z.object({}),
-  handler({ services, owner }) {
-    return { count: services.store.tasks.count(owner.id) };
+  async handler({ services, owner }) {
+    return { count: await services.store.data.tasks.count(owner.id) };
   },
 });
 
@@ -158,10 +160,10 @@ const list = defineCall({
   path: 'task/list',
   summary: 'Tasks and checkpoints matching all given filters, one page, and the total count.',
   params: listParams,
-  handler({ services, owner, user, params: p }) {
-    const { store } = services;
+  async handler({ services, owner, user, params: p }) {
+    const data = services.store.data;
     const tz = user.time_zone;
-    const { rows, count } = store.tasks.list({
+    const { rows, count } = await data.tasks.list({
       userId: owner.id,
       routes: false,
       externalId: p.external_id,
@@ -178,7 +180,7 @@ const list = defineCall({
       offset: p.offset ?? undefined,
       limit: p.limit ?? undefined,
     });
-    return { list: taskViews(store, rows, tz), count };
+    return { list: await loadTaskViews(data, rows, tz), count };
   },
 });
 
@@ -214,16 +216,17 @@ const transmute = defineCall({
   summary: 'Turn a task into a checkpoint of a route, inserted at the zero-based order.',
   right: 'task_update',
   params: z.object({ task_id: id, route_id: id, order: z.number().int().min(0).max(100_000) }),
-  handler({ services, owner, params }) {
-    const task = ownTask(services, owner, params.task_id);
-    const route = ownTask(services, owner, params.route_id, 'route');
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    const task = await ownTask(data, owner, params.task_id);
+    const route = await ownTask(data, owner, params.route_id, 'route');
     if (route.type !== 'route') throw new DomainError(201, {}, `Not found in the database: route ${params.route_id}`);
     if (task.type !== 'task') throw new DomainError(255, {}, `Invalid task state: ${task.id} is a ${task.type}, not a task`);
-    const checkpoints = services.store.tasks.checkpoints(route.id);
+    const checkpoints = await data.tasks.checkpoints(route.id);
     requireEditable([task], `task ${task.id}`);
     requireEditable([route, ...checkpoints], `route ${route.id}`);
     if (params.order > checkpoints.length) throw invalidParams([{ parameter: 'order', error: `at most ${checkpoints.length}: the route has ${checkpoints.length} checkpoints` }]);
-    services.store.tasks.transmute(task, route, params.order, services.now());
+    await data.tasks.transmute(task, route, params.order, services.now());
   },
 });
 

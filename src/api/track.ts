@@ -14,7 +14,7 @@ import type { UserRow } from '../store/users.ts';
 import { DEFAULT_SETTINGS } from '../telemetry/types.ts';
 import { formatDateTime, parseDateTime } from '../core/time.ts';
 import { describeTracks, type AddressedTrack } from '../tracks/describe.ts';
-import { hiddenTrip } from '../tracks/filter.ts';
+import { circlesOnePoint, tooSmall } from '../tracks/filter.ts';
 import { keepDays } from '../retention/retention.ts';
 import { extentDiagonalM } from '../core/geo.ts';
 import { concatColumns, isLbs, type PointColumns } from '../core/point.ts';
@@ -59,36 +59,36 @@ function requestedPeriod(from: string, to: string, tz: string): { from: number; 
 }
 
 /** The owner's tracker (204 when unknown or someone else's), not blocked (208). */
-function readableTracker(ask: Ask, trackerId: number): TrackerRow {
-  const t = ownTracker(ask.services, ask.owner, trackerId, 204);
+async function readableTracker(ask: Ask, trackerId: number): Promise<TrackerRow> {
+  const t = await ownTracker(ask.services, ask.owner, trackerId, 204);
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
   return t;
 }
 
 /** 211 when the span is over the user's tariff maximum; clipped to the tracker tariff's storage window (limit_exceeded). */
-function checkedPeriod(ask: Ask, tracker: TrackerRow, from: number, to: number, checkSpan = true): Period {
-  const { tariffs } = ask.services.store;
-  const maxDays = tariffs.get(ask.owner.tariff_id)?.max_time_span_days ?? 31;
+async function checkedPeriod(ask: Ask, tracker: TrackerRow, from: number, to: number, checkSpan = true): Promise<Period> {
+  const { tariffs } = ask.services.store.data;
+  const maxDays = (await tariffs.get(ask.owner.tariff_id))?.max_time_span_days ?? 31;
   // max_time_span as report/tracker/generate answers it: an ISO 8601 duration (whole days here).
   if (checkSpan && to - from > maxDays * DAY) throw new DomainError(211, { max_time_span: `P${maxDays}D` });
   // The period retention keeps (0 in the tariff: no limit; FSM_RETENTION_DAYS when shorter).
-  const keep = keepDays(tariffs.get(tracker.tariff_id)?.track_storage_days ?? 365, ask.services.config.retention.days);
+  const keep = keepDays((await tariffs.get(tracker.tariff_id))?.track_storage_days ?? 365, ask.services.config.retention.days);
   const storageStart = keep === undefined ? -Infinity : ask.services.now() - keep * DAY;
   if (from >= storageStart) return { from, to, limitExceeded: false, empty: false };
   return { from: storageStart, to, limitExceeded: true, empty: to < storageStart };
 }
 
 /** Trips and single reports of the period, without LBS ones unless asked, without hidden trips when filtering. */
-function visibleTracks(ask: Ask, tracker: TrackerRow, p: Period, o: { includeLbs: boolean; filter: boolean }): { shown: TrackRow[]; hidden: TrackRow[] } {
-  const store = ask.services.store.tracks;
+async function visibleTracks(ask: Ask, tracker: TrackerRow, p: Period, o: { includeLbs: boolean; filter: boolean }): Promise<{ shown: TrackRow[]; hidden: TrackRow[] }> {
+  const store = ask.services.store.data.tracks;
   const shown: TrackRow[] = [];
   const hidden: TrackRow[] = [];
   if (p.empty) return { shown, hidden };
-  for (const r of store.inRange(tracker.source_id, p.from, p.to)) {
+  for (const r of await store.inRange(tracker.source_id, p.from, p.to)) {
     if (!o.includeLbs && r.gsm_lbs) continue;
-    // The stored extent when the telemetry core wrote one; else read from the trip's points.
-    const extent = () => (r.extent_m != null ? r.extent_m : extentDiagonalM(store.extent(tracker.source_id, r.start_time, r.end_time)));
-    const hide = o.filter && r.type === 'trip' && hiddenTrip({ lengthKm: r.length_km, points: r.points }, extent);
+    // The stored extent when the telemetry core wrote one; else read from the trip's points (only for a trip not already too small).
+    const facts = { lengthKm: r.length_km, points: r.points };
+    const hide = o.filter && r.type === 'trip' && (tooSmall(facts) || circlesOnePoint(r.extent_m != null ? r.extent_m : extentDiagonalM(await store.extent(tracker.source_id, r.start_time, r.end_time))));
     (hide ? hidden : shown).push(r);
   }
   return { shown, hidden };
@@ -133,24 +133,25 @@ const list = defineCall({
   async handler({ services, owner, user, params: q }) {
     const ask = { services, owner, user };
     const period = requestedPeriod(q.from, q.to, user.time_zone);
-    const tracker = readableTracker(ask, q.tracker_id);
-    const p = checkedPeriod(ask, tracker, period.from, period.to);
-    const { shown } = visibleTracks(ask, tracker, p, { includeLbs: q.include_gsm_lbs, filter: q.filter });
-    const fuel = services.store.employees.byTracker(tracker.id)?.fuel_consumption;
+    const tracker = await readableTracker(ask, q.tracker_id);
+    const p = await checkedPeriod(ask, tracker, period.from, period.to);
+    const { shown } = await visibleTracks(ask, tracker, p, { includeLbs: q.include_gsm_lbs, filter: q.filter });
+    const fuel = (await services.store.data.employees.byTracker(tracker.id))?.fuel_consumption;
+    const clusterRadiusM = await clusterRadius(services, tracker);
     const list = describeTracks(await withAddresses(ask, shown), {
       tz: user.time_zone,
       split: q.split,
       clusterSingleReports: q.cluster_single_reports,
       countEvents: q.count_events,
-      clusterRadiusM: clusterRadius(services, tracker),
+      clusterRadiusM,
       fuelPer100Km: fuel || undefined,
     });
     return { limit_exceeded: p.limitExceeded, list };
   },
 });
 
-function clusterRadius(services: Services, tracker: TrackerRow): number {
-  const json = services.store.tracks.settingsJson(tracker.source_id);
+async function clusterRadius(services: Services, tracker: TrackerRow): Promise<number> {
+  const json = await services.store.data.tracks.settingsJson(tracker.source_id);
   try {
     const r = json ? (JSON.parse(json) as { clusterRadiusMeters?: unknown }).clusterRadiusMeters : undefined;
     return typeof r === 'number' && r > 0 ? r : DEFAULT_SETTINGS.clusterRadiusMeters;
@@ -164,7 +165,7 @@ async function readColumns(services: Services, sourceId: number, from: number, t
   const parts: PointColumns[] = [];
   for (let a = from; a <= to; a += DAY) {
     if (parts.length) await new Promise((r) => setImmediate(r));
-    parts.push(services.store.tracks.columns(sourceId, a, Math.min(to, a + DAY - 1), includeLbs));
+    parts.push(await services.store.data.tracks.columns(sourceId, a, Math.min(to, a + DAY - 1), includeLbs));
   }
   return parts.length === 1 ? parts[0] : concatColumns(parts);
 }
@@ -206,23 +207,23 @@ const read = defineCall({
     const tz = user.time_zone;
     if (q.track_id === undefined) for (const k of ['from', 'to'] as const) if (q[k] === undefined) throw invalidParams([{ parameter: k, error: 'required without track_id' }]);
     const asked = q.from !== undefined && q.to !== undefined ? requestedPeriod(q.from, q.to, tz) : undefined;
-    const tracker = readableTracker(ask, q.tracker_id);
+    const tracker = await readableTracker(ask, q.tracker_id);
     let from: number;
     let to: number;
     if (q.track_id !== undefined) {
-      const track = services.store.tracks.get(tracker.source_id, q.track_id);
+      const track = await services.store.data.tracks.get(tracker.source_id, q.track_id);
       if (!track) throw new DomainError(204, {}, `Entity not found: track ${q.track_id}`);
       from = Math.max(track.start_time, asked?.from ?? -Infinity);
       to = Math.min(track.end_time, asked?.to ?? Infinity);
     } else ({ from, to } = asked!);
-    const p = checkedPeriod(ask, tracker, from, to, q.track_id === undefined);
+    const p = await checkedPeriod(ask, tracker, from, to, q.track_id === undefined);
     if (p.empty || to < from) return { limit_exceeded: p.limitExceeded, list: [] };
     const cols = await readColumns(services, tracker.source_id, p.from, p.to, q.include_gsm_lbs);
     // Segments only matter for a period: a track's own points all belong to it.
-    const { shown, hidden } = q.track_id === undefined ? visibleTracks(ask, tracker, p, { includeLbs: true, filter: q.filter }) : { shown: [], hidden: [] };
+    const { shown, hidden } = q.track_id === undefined ? await visibleTracks(ask, tracker, p, { includeLbs: true, filter: q.filter }) : { shown: [], hidden: [] };
     const kept = await simplifyIndicesOff(cols, outside(cols, spans(hidden)), q.point_limit, services.simplify);
     const times = Array.from(kept, (i) => cols.time[i]);
-    const rows = services.store.tracks.details(tracker.source_id, times);
+    const rows = await services.store.data.tracks.details(tracker.source_id, times);
     const inTrack = q.track_id === undefined ? membership(times, times.length, spans(shown)) : new Uint8Array(times.length).fill(1);
     return { limit_exceeded: p.limitExceeded, list: rows.map((r, k) => pointView(r, tz, !inTrack[k])) };
   },
@@ -244,11 +245,11 @@ const download = defineCall({
     const ask = { services, owner, user };
     const tz = user.time_zone;
     const period = requestedPeriod(q.from, q.to, tz);
-    const tracker = readableTracker(ask, q.tracker_id);
-    const p = checkedPeriod(ask, tracker, period.from, period.to);
+    const tracker = await readableTracker(ask, q.tracker_id);
+    const p = await checkedPeriod(ask, tracker, period.from, period.to);
     if (p.limitExceeded) return { list: [], limit_exceeded: true };
-    const chosen = q.track_ids ? chosenTracks(ask, tracker, q.track_ids) : undefined;
-    const { shown, hidden } = chosen ? { shown: chosen, hidden: [] } : visibleTracks(ask, tracker, p, { includeLbs: q.include_gsm_lbs, filter: q.filter });
+    const chosen = q.track_ids ? await chosenTracks(ask, tracker, q.track_ids) : undefined;
+    const { shown, hidden } = chosen ? { shown: chosen, hidden: [] } : await visibleTracks(ask, tracker, p, { includeLbs: q.include_gsm_lbs, filter: q.filter });
     // The spec: include_gsm_lbs=false drops LBS points only when track_ids are not given.
     const cols = await readColumns(services, tracker.source_id, p.from, p.to, q.include_gsm_lbs || !!chosen);
     const name = `${tracker.label}: ${formatDateTime(p.from, tz)} - ${formatDateTime(p.to, tz)}`;
@@ -263,10 +264,10 @@ const download = defineCall({
 });
 
 /** track_ids: each a trip or single report of the tracker (204 naming the first that is not), in time order. */
-function chosenTracks(ask: Ask, tracker: TrackerRow, ids: number[]): TrackRow[] {
+async function chosenTracks(ask: Ask, tracker: TrackerRow, ids: number[]): Promise<TrackRow[]> {
   const rows: TrackRow[] = [];
   for (const tid of new Set(ids)) {
-    const r = ask.services.store.tracks.get(tracker.source_id, tid);
+    const r = await ask.services.store.data.tracks.get(tracker.source_id, tid);
     if (!r) throw new DomainError(204, {}, `Entity not found: track ${tid}`);
     rows.push(r);
   }

@@ -43,11 +43,12 @@ function processingView(s: TrackerSettings): ProcessingView {
 }
 
 /** Change some processing settings; the tracker's history is reprocessed with them. */
-function updateProcessing(services: Services, owner: UserRow, trackerId: number, changes: Partial<ProcessingView>): void {
-  const t = ownTracker(services, owner, trackerId, 204);
+async function updateProcessing(services: Services, owner: UserRow, trackerId: number, changes: Partial<ProcessingView>): Promise<void> {
+  const data = services.store.data;
+  const t = await ownTracker(services, owner, trackerId, 204);
   if (t.clone) throw new DomainError(219);
-  const v = { ...processingView(services.store.telemetry.settings(t.source_id)), ...changes };
-  services.store.telemetry.setSettings(t.source_id, {
+  const v = { ...processingView(await data.telemetry.settings(t.source_id)), ...changes };
+  await data.telemetry.setSettings(t.source_id, {
     parkingMinSeconds: v.parking_min_seconds,
     parkingSpeedKmh: v.parking_speed_kmh,
     ignitionEndsTrip: v.ignition_ends_trip,
@@ -63,9 +64,9 @@ const processingRead = defineCall({
   path: 'tracker/processing_settings/read',
   summary: 'Processing settings of a tracker (trip/parking segmentation, jump filter, interval mode, speed limit).',
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id, 204);
-    return { value: processingView(services.store.telemetry.settings(t.source_id)) };
+  async handler({ services, owner, params }) {
+    const t = await ownTracker(services, owner, params.tracker_id, 204);
+    return { value: processingView(await services.store.data.telemetry.settings(t.source_id)) };
   },
 });
 
@@ -74,14 +75,14 @@ const processingUpdate = defineCall({
   summary: "Change a tracker's processing settings (partial); its history is reprocessed with them.",
   right: 'tracker_configure',
   params: z.object({ tracker_id: id, settings: processingSchema.partial() }),
-  handler({ services, owner, params }) {
-    updateProcessing(services, owner, params.tracker_id, params.settings);
+  async handler({ services, owner, params }) {
+    await updateProcessing(services, owner, params.tracker_id, params.settings);
   },
 });
 
 /** The owner's tracker, not blocked (documented: 201 unknown, 208 blocked). */
-function usableTracker(services: Services, owner: UserRow, trackerId: number) {
-  const t = ownTracker(services, owner, trackerId, 201);
+async function usableTracker(services: Services, owner: UserRow, trackerId: number) {
+  const t = await ownTracker(services, owner, trackerId, 201);
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
   return t;
 }
@@ -90,8 +91,8 @@ const settingsRead = defineCall({
   path: 'tracker/settings/read',
   summary: "The tracker's label and group_id (the department of its employee: 0 none, -1 no employee).",
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, params }) {
-    const t = usableTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, params }) {
+    const t = await usableTracker(services, owner, params.tracker_id);
     return { settings: { label: t.label, group_id: t.group_id } };
   },
 });
@@ -114,19 +115,19 @@ const settingsUpdate = defineCall({
     /** Ours before issue 23: the processing settings, now tracker/processing_settings/update. */
     settings: processingSchema.partial().optional(),
   }),
-  handler({ services, owner, user, params }) {
+  async handler({ services, owner, user, params }) {
     if (params.settings !== undefined && params.label === undefined) {
       // A sub-user needs the right that guards the processing settings too.
       if (user.parent_id && !(JSON.parse(user.rights) as string[]).includes('tracker_configure')) throw new DomainError(13, {}, 'Operation not permitted: the right tracker_configure is required');
-      updateProcessing(services, owner, params.tracker_id, params.settings);
+      await updateProcessing(services, owner, params.tracker_id, params.settings);
       return;
     }
     if (params.label === undefined) throw invalidParams([{ parameter: 'label', error: 'required' }]);
-    const t = usableTracker(services, owner, params.tracker_id);
+    const t = await usableTracker(services, owner, params.tracker_id);
     if (params.group_id !== undefined && params.group_id !== t.group_id) {
       throw invalidParams([{ parameter: 'group_id', error: `read only: the department of the tracker's employee (${t.group_id}); change the employee's department_id instead` }]);
     }
-    services.store.trackers.setLabel(t.id, params.label);
+    await services.store.data.trackers.setLabel(t.id, params.label);
   },
 });
 

@@ -21,10 +21,10 @@ import { sourceState } from './source-state.ts';
 const params = z.object({ tracker_id: id });
 
 /** The owner's live, unblocked tracker and its device's latest state (empty when it never reported). */
-function readable(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): { tracker: TrackerRow; state: DeviceState | undefined } {
-  const tracker = ownTracker(services, owner, trackerId, notFound);
+async function readable(services: Services, owner: UserRow, trackerId: number, notFound: 201 | 204): Promise<{ tracker: TrackerRow; state: DeviceState | undefined }> {
+  const tracker = await ownTracker(services, owner, trackerId, notFound);
   if (tracker.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
-  return { tracker, state: services.store.deviceState.get(tracker.source_id) };
+  return { tracker, state: await services.store.data.deviceState.get(tracker.source_id) };
 }
 
 const time = (ms: number | null, tz: string) => (ms === null ? null : formatDateTime(ms, tz));
@@ -39,8 +39,8 @@ const lastGpsPoint = defineCall({
   path: 'tracker/get_last_gps_point',
   summary: 'The last valid GNSS point of the tracker (points located by GSM LBS excluded); 204 when it never sent one.',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { state: s } = readable(services, owner, p.tracker_id, 201);
+  async handler({ services, owner, user, params: p }) {
+    const { state: s } = await readable(services, owner, p.tracker_id, 201);
     if (!s || s.fixTime === null || s.lat === null || s.lng === null) throw new DomainError(204, {}, `Entity not found: tracker ${p.tracker_id} has no GPS point yet`);
     const value: Record<string, unknown> = {
       lat: s.lat,
@@ -61,8 +61,8 @@ const diagnostics = defineCall({
   path: 'tracker/get_diagnostics',
   summary: 'Sensor inputs and states the tracker reported last (states null when it reported none).',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+  async handler({ services, owner, user, params: p }) {
+    const { tracker, state } = await readable(services, owner, p.tracker_id, 204);
     const latest = state?.attrs ?? {};
     const sensors = readSensors(latest, tracker.protocol);
     const states = readStates(latest);
@@ -80,8 +80,8 @@ const inputs = defineCall({
   path: 'tracker/get_inputs',
   summary: 'Digital inputs in order and their states with semantic types (ignition, door, car_alarm, custom).',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+  async handler({ services, owner, user, params: p }) {
+    const { tracker, state } = await readable(services, owner, p.tracker_id, 204);
     const r = readInputs(state?.attrs ?? {}, tracker.protocol);
     const tz = user.time_zone;
     return { user_time: formatDateTime(services.now(), tz), inputs: r.inputs, states: r.states, update_time: time(r.time, tz) };
@@ -92,8 +92,8 @@ const fuel = defineCall({
   path: 'tracker/get_fuel',
   summary: 'Fuel-related sensor inputs (levels, consumption), same shape as in get_diagnostics.',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+  async handler({ services, owner, user, params: p }) {
+    const { tracker, state } = await readable(services, owner, p.tracker_id, 204);
     const sensors = readSensors(state?.attrs ?? {}, tracker.protocol).filter((s) => s.fuel);
     const tz = user.time_zone;
     return { user_time: formatDateTime(services.now(), tz), inputs: sensors.map(sensorView), update_time: time(newest(sensors.map((s) => s.time)), tz) };
@@ -104,12 +104,12 @@ const counters = defineCall({
   path: 'tracker/get_counters',
   summary: 'Counters: odometer (km), fuel_consumed (litres), engine_hours (hours); those the device reports, the rest computed by the telemetry core.',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { tracker, state } = readable(services, owner, p.tracker_id, 204);
+  async handler({ services, owner, user, params: p }) {
+    const { tracker, state } = await readable(services, owner, p.tracker_id, 204);
     const tz = user.time_zone;
     const reported = readCounters(state?.attrs ?? {}).map((c) => ({ type: c.type, value: c.value, update_time: formatDateTime(c.time, tz) }));
     // Where the device does not report a counter, the telemetry core's computed one (docs/telemetry.md).
-    const computed = services.store.telemetry.counters(tracker.source_id);
+    const computed = await services.store.data.telemetry.counters(tracker.source_id);
     if (computed) {
       const have = new Set(reported.map((c) => c.type));
       const update_time = formatDateTime(computed.updated, tz);
@@ -129,8 +129,8 @@ const getState = defineCall({
   path: 'tracker/get_state',
   summary: 'The current state of the tracker (gps, connection and movement status, gsm, battery, inputs, outputs); the same object the live channel sends (docs/live.md).',
   params,
-  handler({ services, owner, user, params: p }) {
-    const { tracker, state } = readable(services, owner, p.tracker_id, 201);
+  async handler({ services, owner, user, params: p }) {
+    const { tracker, state } = await readable(services, owner, p.tracker_id, 201);
     const now = services.now();
     return { user_time: formatDateTime(now, user.time_zone), state: sourceState(tracker, state, user.time_zone, now, lostMs(services)) };
   },
@@ -143,17 +143,17 @@ const getStates = defineCall({
   path: 'tracker/get_states',
   summary: `Current states of several trackers (at most ${MAX_STATES}), keyed by tracker id. list_blocked: blocked ids listed instead of 208; allow_not_exist: missing ids listed instead of 217.`,
   params: z.object({ trackers: z.array(id).min(1).max(MAX_STATES), list_blocked: z.boolean().default(false), allow_not_exist: z.boolean().default(false) }),
-  handler({ services, owner, user, params: p }) {
+  async handler({ services, owner, user, params: p }) {
     const now = services.now();
     const tz = user.time_zone;
     const states: Record<string, unknown> = {};
     const blocked: number[] = [];
     const missing: number[] = [];
     for (const trackerId of new Set(p.trackers)) {
-      const tracker = services.store.trackers.get(owner.id, trackerId);
+      const tracker = await services.store.data.trackers.get(owner.id, trackerId);
       if (!tracker || tracker.corrupted) missing.push(trackerId);
       else if (tracker.blocked) blocked.push(trackerId);
-      else states[trackerId] = sourceState(tracker, services.store.deviceState.get(tracker.source_id), tz, now, lostMs(services));
+      else states[trackerId] = sourceState(tracker, await services.store.data.deviceState.get(tracker.source_id), tz, now, lostMs(services));
     }
     if (missing.length && !p.allow_not_exist) throw new DomainError(217, { ids: missing }, `List contains non-existent entities: trackers ${missing.join(', ')}`);
     if (blocked.length && !p.list_blocked) throw new DomainError(208, {}, `Device blocked: trackers ${blocked.join(', ')}`);

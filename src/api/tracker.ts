@@ -32,8 +32,8 @@ export function trackerView(t: TrackerRow, tz: string): Record<string, unknown> 
 }
 
 /** The owner's tracker or `code` (201 or 204 by call) when it does not exist or is someone else's. */
-export function ownTracker(services: Services, owner: UserRow, trackerId: number, code: 201 | 204 = 201): TrackerRow {
-  const t = services.store.trackers.get(owner.id, trackerId);
+export async function ownTracker(services: Services, owner: UserRow, trackerId: number, code: 201 | 204 = 201): Promise<TrackerRow> {
+  const t = await services.store.data.trackers.get(owner.id, trackerId);
   if (!t) throw new DomainError(code, {}, `${code === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
   return t;
 }
@@ -56,8 +56,8 @@ const list = defineCall({
       .refine((a) => new Set(a).size === a.length, 'no duplicate items')
       .optional(),
   }),
-  handler({ services, owner, user, params }) {
-    const listing = services.store.trackers.listing(owner.id);
+  async handler({ services, owner, user, params }) {
+    const listing = await services.store.data.trackers.listing(owner.id);
     if (params.labels) {
       // A filtered list is not cached: the cache holds the whole listing per time zone.
       const wanted = params.labels.map((l) => l.toLowerCase());
@@ -80,8 +80,8 @@ const read = defineCall({
   path: 'tracker/read',
   summary: 'One tracker.',
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, user, params }) {
-    return { value: trackerView(ownTracker(services, owner, params.tracker_id), user.time_zone) };
+  async handler({ services, owner, user, params }) {
+    return { value: trackerView(await ownTracker(services, owner, params.tracker_id), user.time_zone) };
   },
 });
 
@@ -96,14 +96,15 @@ const changePhone = defineCall({
     apn_user: z.string().max(100).default(''),
     apn_password: z.string().max(100).default(''),
   }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id, 204);
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    const t = await ownTracker(services, owner, params.tracker_id, 204);
     if (t.clone) throw new DomainError(219);
     if (t.blocked) throw new DomainError(208);
     if (!t.has_gsm) throw new DomainError(214, {}, 'Operation not supported by the device: it has no GSM module');
     if (t.bundled_sim) throw new DomainError(241);
-    if (services.store.trackers.phoneInUse(params.phone, t.source_id)) throw new DomainError(223);
-    services.store.trackers.changePhone(t.source_id, params.phone, { name: params.apn_name, user: params.apn_user, password: params.apn_password });
+    if (await data.trackers.phoneInUse(params.phone, t.source_id)) throw new DomainError(223);
+    await data.trackers.changePhone(t.source_id, params.phone, { name: params.apn_name, user: params.apn_user, password: params.apn_password });
   },
 });
 
@@ -112,14 +113,15 @@ const corrupt = defineCall({
   summary: 'Mark the tracker deleted and corrupt its source (device id and phone), releasing a wrongly registered device id.',
   right: 'tracker_register',
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, params }) {
-    const any = services.store.trackers.getAny(params.tracker_id);
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    const any = await data.trackers.getAny(params.tracker_id);
     if (any && any.user_id === owner.id && any.deleted && any.corrupted) throw new DomainError(252);
-    const t = ownTracker(services, owner, params.tracker_id);
+    const t = await ownTracker(services, owner, params.tracker_id);
     if (t.clone) throw new DomainError(219);
     if (t.blocked) throw new DomainError(208);
     if (t.first_seen !== null) throw new DomainError(243, {}, 'Device already connected: it has sent data, so its registration is real');
-    services.store.trackers.corrupt(t);
+    await data.trackers.corrupt(t);
   },
 });
 
@@ -128,13 +130,14 @@ const remove = defineCall({
   summary: 'Delete a clone of a tracker.',
   right: 'admin',
   params: z.object({ tracker_id: id }),
-  handler({ services, owner, params }) {
-    const t = ownTracker(services, owner, params.tracker_id);
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    const t = await ownTracker(services, owner, params.tracker_id);
     if (!t.clone) throw new DomainError(249);
-    const deps = services.store.trackers.dependents(t.id);
+    const deps = await data.trackers.dependents(t.id);
     if (deps.rules.length) throw new DomainError(203, { rules: deps.rules }, 'Delete entity associated with: rules use this tracker');
     if (deps.vehicles.length) throw new DomainError(203, { vehicles: deps.vehicles }, 'Delete entity associated with: vehicles use this tracker');
-    services.store.trackers.markDeleted(t.id);
+    await data.trackers.markDeleted(t.id);
   },
 });
 

@@ -30,18 +30,18 @@ const auth = defineCall({
       if (e instanceof DomainError && typeof e.extra.retry_at === 'string') reply.header('retry-after', String(Math.ceil((Date.parse(e.extra.retry_at) - t) / 1000)));
       throw e;
     }
-    const user = store.users.findByLogin(params.login);
+    const user = await store.data.users.findByLogin(params.login);
     const ok = await checkPassword(user?.password_hash ?? (await dummyHash()), params.password);
     // A wrong password or dealer stays counted as a failure.
     if (!user || !ok || (params.dealer_id !== undefined && params.dealer_id !== user.dealer_id)) throw new DomainError(102);
     attempt.succeeded();
-    if (store.users.isDealerBlocked(user)) throw new DomainError(11);
+    if (await store.data.users.isDealerBlocked(user)) throw new DomainError(11);
     if (!user.activated) throw new DomainError(103);
     const ttl = config.auth.sessionTtlDays * 86_400_000;
-    if (store.sessions.activeCount(user.id, 'user', t, ttl) >= config.auth.maxSessionsPerUser) {
+    if ((await store.data.sessions.activeCount(user.id, 'user', t, ttl)) >= config.auth.maxSessionsPerUser) {
       throw new DomainError(104, {}, `Logins limit exceeded: at most ${config.auth.maxSessionsPerUser} sessions; reuse a session or log out of one`);
     }
-    return { type: 'authenticated', hash: store.sessions.create(user.id, 'user', t) };
+    return { type: 'authenticated', hash: await store.data.sessions.create(user.id, 'user', t) };
   },
 });
 
@@ -49,8 +49,8 @@ const logout = defineCall({
   path: 'user/logout',
   summary: 'Destroy the current session.',
   params: z.object({}),
-  handler({ services, session }) {
-    services.store.sessions.delete(session.hash);
+  async handler({ services, session }) {
+    await services.store.data.sessions.delete(session.hash);
   },
 });
 
@@ -103,16 +103,16 @@ function userInfo(u: UserRow, tz: string) {
   return info;
 }
 
-function tariffOf(services: Services, owner: UserRow): TariffRow {
-  return services.store.tariffs.get(owner.tariff_id)!;
+async function tariffOf(services: Services, owner: UserRow): Promise<TariffRow> {
+  return (await services.store.data.tariffs.get(owner.tariff_id))!;
 }
 
 const getInfo = defineCall({
   path: 'user/get_info',
   summary: 'The user, its master (for sub-users), tariff restrictions, features and privileges.',
   params: z.object({}),
-  handler({ services, user, owner }) {
-    const tariff = tariffOf(services, owner);
+  async handler({ services, user, owner }) {
+    const tariff = await tariffOf(services, owner);
     const out: Record<string, unknown> = {
       paas_id: owner.dealer_id,
       paas_settings: {},
@@ -149,8 +149,8 @@ const getTariffRestrictions = defineCall({
   path: 'user/get_tariff_restrictions',
   summary: 'Restrictions of the tariff: the maps the user may use.',
   params: z.object({}),
-  handler({ services, owner }) {
-    return { value: tariffRestrictions(tariffOf(services, owner)) };
+  async handler({ services, owner }) {
+    return { value: tariffRestrictions(await tariffOf(services, owner)) };
   },
 });
 
@@ -161,7 +161,7 @@ const resendActivation = defineCall({
   params: z.object({ login: z.string().min(1).max(255) }),
   async handler({ params, services }) {
     const { store, config, now } = services;
-    const user = store.users.findByLogin(params.login);
+    const user = await store.data.users.findByLogin(params.login);
     if (!user) throw new DomainError(201, {}, 'Not found in the database: no user with this login');
     if (user.activated) throw new DomainError(265, {}, 'Already done: the user is activated');
     const interval = config.auth.activationIntervalMinutes * 60_000;
@@ -182,10 +182,10 @@ const activate = defineCall({
   summary: 'Activate the user: takes only the session hash from the activation e-mail.',
   access: 'activation',
   params: z.object({}),
-  handler({ services, user }) {
-    services.store.users.setActivated(user.id);
+  async handler({ services, user }) {
+    await services.store.data.users.setActivated(user.id);
     // A link activates once.
-    services.store.sessions.deleteOfType(user.id, 'activation');
+    await services.store.data.sessions.deleteOfType(user.id, 'activation');
   },
 });
 

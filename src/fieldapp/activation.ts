@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DomainError } from '../core/errors.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { AppTokenRow } from '../store/field-app.ts';
 import type { TrackerRow } from '../store/trackers.ts';
@@ -53,7 +54,10 @@ export function requireAppTracker(t: TrackerRow): void {
   if (t.protocol !== APP_PROTOCOL) throw new DomainError(214, {}, `Operation not supported by the device: the field app reports with ${APP_PROTOCOL}, tracker ${t.id} uses ${t.protocol}`);
 }
 
-/** A new one-time code for the tracker (the previous one stops working); answers it and its expiry. */
+/**
+ * A new one-time code for the tracker (the previous one stops working); answers it and its expiry.
+ * On the synchronous store: the admin commands (src/cli.ts) call it synchronously.
+ */
 export function createActivationCode(store: Store, t: TrackerRow, now: number): { code: string; expires: number } {
   requireAppTracker(t);
   // A collision with another tracker's live code is astronomically rare; try again then.
@@ -69,25 +73,25 @@ export function createActivationCode(store: Store, t: TrackerRow, now: number): 
  * Exchanges a code for a device token. A wrong, used or expired code is 102; the code's tracker
  * deleted meanwhile 201, blocked 208, its owner's dealer blocked 11. The token is answered once.
  */
-export function activate(store: Store, rawCode: string, label: string, now: number): { token: string; tracker: TrackerRow } {
+export async function activate(data: DataStore, rawCode: string, label: string, now: number): Promise<{ token: string; tracker: TrackerRow }> {
   const code = normalizeCode(rawCode);
-  const row = code === undefined ? undefined : store.fieldApp.findCode(code);
+  const row = code === undefined ? undefined : await data.fieldApp.findCode(code);
   if (!row || row.expires <= now) {
-    if (row) store.fieldApp.deleteCode(row.tracker_id);
+    if (row) await data.fieldApp.deleteCode(row.tracker_id);
     throw new DomainError(102, {}, 'Wrong activation code: unknown, used or expired; ask the operator for a new one');
   }
-  const t = store.trackers.getAny(row.tracker_id);
+  const t = await data.trackers.getAny(row.tracker_id);
   if (!t || t.deleted) {
-    store.fieldApp.deleteCode(row.tracker_id);
+    await data.fieldApp.deleteCode(row.tracker_id);
     throw new DomainError(201, {}, `Not found in the database: tracker ${row.tracker_id} was deleted`);
   }
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${t.id}`);
-  const owner = store.users.get(t.user_id);
-  if (!owner || store.users.isDealerBlocked(owner)) throw new DomainError(11);
+  const owner = await data.users.get(t.user_id);
+  if (!owner || (await data.users.isDealerBlocked(owner))) throw new DomainError(11);
   const token = randomBytes(32).toString('base64url');
-  store.transaction(() => {
-    store.fieldApp.deleteCode(t.id);
-    store.fieldApp.addToken(t.id, sha256(token), label, now);
+  await data.transaction(async (tx) => {
+    await tx.fieldApp.deleteCode(t.id);
+    await tx.fieldApp.addToken(t.id, sha256(token), label, now);
   });
   return { token, tracker: t };
 }
@@ -96,22 +100,25 @@ export function activate(store: Store, rawCode: string, label: string, now: numb
  * The device behind a token, for the API kernel: 4 for an unknown or revoked token or a deleted
  * tracker, 208 for a blocked one, 11 when the owner's dealer blocked it.
  */
-export function appDevice(store: Store, token: string, now: number): { device: AppDevice; user: UserRow; owner: UserRow } {
-  const row = store.fieldApp.findToken(sha256(token), now);
-  const tracker = row && store.trackers.getAny(row.tracker_id);
+export async function appDevice(data: DataStore, token: string, now: number): Promise<{ device: AppDevice; user: UserRow; owner: UserRow }> {
+  const row = await data.fieldApp.findToken(sha256(token), now);
+  const tracker = row && (await data.trackers.getAny(row.tracker_id));
   if (!row || !tracker || tracker.deleted) throw new DomainError(4, {}, 'Device token unknown or revoked: activate the app again');
   if (tracker.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${tracker.id}`);
-  const owner = store.users.get(tracker.user_id);
+  const owner = await data.users.get(tracker.user_id);
   if (!owner) throw new DomainError(4);
-  if (store.users.isDealerBlocked(owner)) throw new DomainError(11);
+  if (await data.users.isDealerBlocked(owner)) throw new DomainError(11);
   return { device: { token: row, tracker }, user: owner, owner };
 }
 
-/** Whether the token still opens its tracker (open task watches ask again after a revocation). */
+/**
+ * Whether the token still opens its tracker (open task watches ask again after a revocation). On
+ * the synchronous store: the task watch (src/api/app-watch.ts) polls synchronously.
+ */
 export function tokenValid(store: Store, tokenId: number, trackerId: number): boolean {
   const t = store.trackers.getAny(trackerId);
   return !!t && !t.deleted && !t.blocked && store.fieldApp.tokens(trackerId).some((x) => x.id === tokenId);
 }
 
 /** Whether the tracker has an activated app (chat then goes to the app). */
-export const hasApp = (store: Store, trackerId: number) => store.fieldApp.tokens(trackerId).length > 0;
+export const hasApp = async (data: DataStore, trackerId: number) => (await data.fieldApp.tokens(trackerId)).length > 0;

@@ -29,7 +29,11 @@ export interface FeedPage {
   more: boolean;
 }
 
-/** Changes of the tracker's tasks after `cursor`; the whole list without one (or when it was pruned). */
+/**
+ * Changes of the tracker's tasks after `cursor`; the whole list without one (or when it was pruned).
+ * On the synchronous store, in one snapshot: the task watch (src/api/app-watch.ts) builds its pages
+ * synchronously in its poll.
+ */
 export function taskChanges(store: Store, trackerId: number, cursor: number | undefined, now: number): FeedPage {
   return store.snapshot(() => {
     const feed = store.fieldApp;

@@ -17,27 +17,28 @@ export const AVATAR_ENTITIES = ['place', 'employee', 'tracker'] as const;
 /** Largest image avatar/upload takes, bytes. */
 export const MAX_AVATAR_INPUT = 10 * 1024 * 1024;
 
-function current(deps: FileDeps, owner: UserRow, kind: AvatarEntity, id: number): string | null {
-  const s = deps.store;
-  const row = kind === 'place' ? s.places.get(owner.id, id) : kind === 'employee' ? s.employees.get(owner.id, id) : s.trackers.get(owner.id, id);
+async function current(deps: FileDeps, owner: UserRow, kind: AvatarEntity, id: number): Promise<string | null> {
+  const s = deps.store.data;
+  const row = kind === 'place' ? await s.places.get(owner.id, id) : kind === 'employee' ? await s.employees.get(owner.id, id) : await s.trackers.get(owner.id, id);
   if (!row) throw new DomainError(201, {}, `Not found in the database: ${kind} ${id}`);
   return row.avatar_file_name;
 }
 
 async function forget(deps: FileDeps, name: string | null): Promise<void> {
-  if (!name || deps.store.files.avatarUsed(name)) return;
-  const row = deps.store.files.avatarByName(name);
-  if (row) deps.store.files.delete(row.id);
+  const { files } = deps.store.data;
+  if (!name || (await files.avatarUsed(name))) return;
+  const row = await files.avatarByName(name);
+  if (row) await files.delete(row.id);
   await dropUnusedBlobs(deps, [name]);
 }
 
 /** avatar/upload: answers the new avatar_file_name (201 unknown entity, 234 not an image, 268 quota). */
 export async function uploadAvatar(deps: FileDeps, owner: UserRow, p: { kind: AvatarEntity; id: number; data: Buffer; filename: string }): Promise<string> {
-  const before = current(deps, owner, p.kind, p.id);
+  const before = await current(deps, owner, p.kind, p.id);
   if (p.data.length > MAX_AVATAR_INPUT) throw new DomainError(271, { max_size: MAX_AVATAR_INPUT }, `File too large: an avatar image takes at most ${MAX_AVATAR_INPUT} bytes`);
   if (!(await inspectImage(p.data))) throw new DomainError(234, {}, 'Invalid data format: the avatar is not an image (jpeg, png, webp, gif, heif, avif, tiff)');
   const jpeg = await avatarJpeg(p.data);
-  const used = deps.store.files.usedBytes(owner.id);
+  const used = await deps.store.data.files.usedBytes(owner.id);
   if (used + jpeg.length > deps.limits.quotaBytes) throw new DomainError(268, { quota: deps.limits.quotaBytes, used }, 'Over quota: the user\'s file storage is full');
   const key = BlobStore.newKey('.jpg');
   const tmp = `${deps.blobs.tmp}/${key}.part`;
@@ -45,9 +46,9 @@ export async function uploadAvatar(deps: FileDeps, owner: UserRow, p: { kind: Av
   await writeFile(tmp, jpeg, { flag: 'wx' });
   await deps.blobs.commit(tmp, key);
   const now = deps.now();
-  const set = deps.store.files.transaction(() => {
-    deps.store.files.insertUploaded({ userId: owner.id, type: 'image', name: p.filename.slice(0, 255), maxSize: jpeg.length, mimeType: 'image/jpeg', created: now, expires: null, token: null, avatarOf: p.kind, size: jpeg.length, storageKey: key, metadata: null, preview: false, uploaded: now });
-    return deps.store.files.setAvatar(p.kind, owner.id, p.id, key);
+  const set = await deps.store.data.transaction(async (tx) => {
+    await tx.files.insertUploaded({ userId: owner.id, type: 'image', name: p.filename.slice(0, 255), maxSize: jpeg.length, mimeType: 'image/jpeg', created: now, expires: null, token: null, avatarOf: p.kind, size: jpeg.length, storageKey: key, metadata: null, preview: false, uploaded: now });
+    return tx.files.setAvatar(p.kind, owner.id, p.id, key);
   });
   if (!set) {
     await forget(deps, key);
@@ -65,17 +66,18 @@ export async function assignAvatar(deps: FileDeps, owner: UserRow, p: { kind: Av
   const hasIcon = p.iconId !== undefined;
   const hasAvatar = p.avatarFileName !== undefined;
   if (hasIcon === hasAvatar) throw invalidParams([{ parameter: 'icon_id', error: 'give exactly one of icon_id and avatar_file_name' }]);
-  const before = current(deps, owner, p.kind, p.id);
+  const { files } = deps.store.data;
+  const before = await current(deps, owner, p.kind, p.id);
   if (hasIcon) {
     if (p.kind === 'tracker') throw new DomainError(230, {}, 'Not supported for this entity type: trackers have no icon_id, only an avatar');
-    deps.store.files.setIcon(p.kind, owner.id, p.id, p.iconId!);
+    await files.setIcon(p.kind, owner.id, p.id, p.iconId!);
     return;
   }
   const name = p.avatarFileName!;
   if (name !== null) {
-    const row = deps.store.files.avatarByName(name);
+    const row = await files.avatarByName(name);
     if (!row || row.user_id !== owner.id) throw new DomainError(201, {}, `Not found in the database: avatar ${name}`);
   }
-  deps.store.files.setAvatar(p.kind, owner.id, p.id, name);
+  await files.setAvatar(p.kind, owner.id, p.id, name);
   if (before !== name) await forget(deps, before);
 }

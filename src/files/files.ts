@@ -56,21 +56,21 @@ function fieldError(fieldId: string | null, code: number, error: string): Domain
   return new DomainError(242, { errors: [{ field_id: fieldId, code, error }] }, `Validation error: ${error}`);
 }
 
-function checkQuota(deps: FileDeps, owner: UserRow, size: number): void {
-  const used = deps.store.files.usedBytes(owner.id);
+async function checkQuota(deps: FileDeps, owner: UserRow, size: number): Promise<void> {
+  const used = await deps.store.data.files.usedBytes(owner.id);
   if (used + size > deps.limits.quotaBytes) throw new DomainError(268, { quota: deps.limits.quotaBytes, used }, `Over quota: the user's files would take ${used + size} of ${deps.limits.quotaBytes} bytes`);
 }
 
-function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string; trackerId?: number | null }): CreatedFile {
+async function insert(deps: FileDeps, owner: UserRow, f: { type: 'image' | 'file'; name: string; maxSize: number; formId?: number; fieldId?: string; trackerId?: number | null }): Promise<CreatedFile> {
   const token = randomBytes(18).toString('base64url');
   const now = deps.now();
-  const id = deps.store.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId, trackerId: f.trackerId });
-  return { row: deps.store.files.get(owner.id, id)!, token };
+  const id = await deps.store.data.files.insert({ userId: owner.id, type: f.type, name: f.name, maxSize: f.maxSize, mimeType: 'application/octet-stream', created: now, expires: now + deps.limits.uploadMinutes * 60_000, token, formId: f.formId, fieldId: f.fieldId, trackerId: f.trackerId });
+  return { row: (await deps.store.data.files.get(owner.id, id))!, token };
 }
 
 /** form/file/create: a file for a file, photo or signature field of one of the owner's forms. */
-export function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: number; fieldId: string; size: number; filename?: string | null }): CreatedFile {
-  const form = deps.store.files.formFields(owner.id, p.formId);
+export async function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: number; fieldId: string; size: number; filename?: string | null }): Promise<CreatedFile> {
+  const form = await deps.store.data.files.formFields(owner.id, p.formId);
   if (!form) throw new DomainError(201, {}, `Not found in the database: form ${p.formId}`);
   const field = (JSON.parse(form.fields) as FormFieldDef[]).find((f) => f.id === p.fieldId);
   if (!field) throw invalidParams([{ parameter: 'field_id', error: `form ${p.formId} has no field ${JSON.stringify(p.fieldId)}` }]);
@@ -86,23 +86,23 @@ export function createFormFile(deps: FileDeps, owner: UserRow, p: { formId: numb
     throw fieldError(p.fieldId, 9, `extension ${ext ? `"${ext}"` : '(none)'} is not allowed; allowed: ${field.allowed_extensions.join(', ')}`);
   }
   const maxFiles = field.type === 'photo' ? Math.min(field.max_files ?? MAX_OPEN_FILES_PER_FIELD, MAX_OPEN_FILES_PER_FIELD) : MAX_OPEN_FILES_PER_FIELD;
-  const open = deps.store.files.openInField(form.id, p.fieldId);
+  const open = await deps.store.data.files.openInField(form.id, p.fieldId);
   if (open >= maxFiles) throw new DomainError(267, { max_files: maxFiles }, `Too many files: field ${p.fieldId} already has ${open} files not yet submitted (at most ${maxFiles})`);
-  checkQuota(deps, owner, p.size);
+  await checkQuota(deps, owner, p.size);
   return insert(deps, owner, { type: image ? 'image' : 'file', name, maxSize: p.size, formId: form.id, fieldId: p.fieldId });
 }
 
 /** checkin/file/create: a file the next check-in will carry (bound by createCheckin). */
-export function createCheckinFile(deps: FileDeps, owner: UserRow, p: { trackerId?: number | null; size: number; filename?: string | null; type: 'image' | 'file' }): CreatedFile {
+export async function createCheckinFile(deps: FileDeps, owner: UserRow, p: { trackerId?: number | null; size: number; filename?: string | null; type: 'image' | 'file' }): Promise<CreatedFile> {
   if (p.trackerId != null) {
-    const t = deps.store.trackers.get(owner.id, p.trackerId);
+    const t = await deps.store.data.trackers.get(owner.id, p.trackerId);
     if (!t) throw new DomainError(201, {}, `Not found in the database: tracker ${p.trackerId}`);
     if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${p.trackerId}`);
   }
   if (p.size > DEFAULT_MAX_FILE_SIZE) throw new DomainError(271, { max_size: DEFAULT_MAX_FILE_SIZE }, `File too large: at most ${DEFAULT_MAX_FILE_SIZE} bytes`);
   const name = p.filename ?? '';
   if (p.type === 'image' && name && !IMAGE_EXTENSIONS.includes(extensionOf(name))) throw fieldError(null, 9, `an image file takes images only (${IMAGE_EXTENSIONS.join(', ')})`);
-  checkQuota(deps, owner, p.size);
+  await checkQuota(deps, owner, p.size);
   // Announced for a tracker (its field app's, or a user's naming it), the file is that tracker's until bound.
   return insert(deps, owner, { type: p.type, name, maxSize: p.size, trackerId: p.trackerId ?? null });
 }
@@ -132,13 +132,13 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$
  * blob appears and the file waits for its bytes again (until it expires).
  */
 export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: string; source: Readable; filename?: string; mimeType?: string }): Promise<FileRow> {
-  const { files } = deps.store;
-  const row = files.getAny(p.fileId);
+  const { files } = deps.store.data;
+  const row = await files.getAny(p.fileId);
   if (!row || !sameToken(row.upload_token, p.token) || row.state === 'uploaded' || (row.expires !== null && row.expires < deps.now())) {
     p.source.resume();
     throw new DomainError(204, {}, `Entity not found: file ${p.fileId} awaits no upload with this token`);
   }
-  if (!files.startUpload(row.id)) {
+  if (!(await files.startUpload(row.id))) {
     p.source.resume();
     throw new DomainError(13, {}, `Operation not permitted: file ${row.id} is being uploaded`);
   }
@@ -167,13 +167,13 @@ export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: 
         /* an image sharp reads but cannot render: stored without a preview */
       }
     }
-    const done = files.finishUpload(row.id, { size: got.size, storageKey: key, mimeType, metadata, preview, uploaded: deps.now() });
+    const done = await files.finishUpload(row.id, { size: got.size, storageKey: key, mimeType, metadata, preview, uploaded: deps.now() });
     if (!done) throw new DomainError(204, {}, `Entity not found: file ${row.id} expired during its upload`);
     key = undefined;
-    if (!row.name && p.filename) files.setName(row.id, p.filename.slice(0, MAX_NAME));
-    return files.getAny(row.id)!;
+    if (!row.name && p.filename) await files.setName(row.id, p.filename.slice(0, MAX_NAME));
+    return (await files.getAny(row.id))!;
   } catch (e) {
-    files.abortUpload(row.id);
+    await files.abortUpload(row.id);
     if (tmp) await deps.blobs.discard(tmp);
     if (key) await deps.blobs.remove(key);
     throw e;
@@ -182,5 +182,5 @@ export async function receiveUpload(deps: FileDeps, p: { fileId: number; token: 
 
 /** Removes the blobs of these keys that no file row refers to any more (after rows were deleted). */
 export async function dropUnusedBlobs(deps: Pick<FileDeps, 'store' | 'blobs'>, keys: Iterable<string | null>): Promise<void> {
-  for (const k of keys) if (k && !deps.store.files.keyUsed(k)) await deps.blobs.remove(k);
+  for (const k of keys) if (k && !(await deps.store.data.files.keyUsed(k))) await deps.blobs.remove(k);
 }

@@ -18,23 +18,26 @@ export interface SweepResult {
 }
 
 export async function sweepFiles(deps: Pick<FileDeps, 'store' | 'blobs' | 'now'>, graceMs = GRACE_MS): Promise<SweepResult> {
-  const { files } = deps.store;
+  const data = deps.store.data;
+  const { files } = data;
   const now = deps.now();
   const out: SweepResult = { expired: 0, avatars: 0, blobs: 0, temps: 0 };
   for (;;) {
-    const ids = files.expired(now, BATCH);
+    const ids = await files.expired(now, BATCH);
     if (!ids.length) break;
-    files.transaction(() => ids.forEach((id) => files.delete(id)));
+    await data.transaction(async (tx) => {
+      for (const id of ids) await tx.files.delete(id);
+    });
     out.expired += ids.length;
     if (ids.length < BATCH) break;
   }
-  for (const a of files.unusedAvatars(now - graceMs, BATCH)) {
-    files.delete(a.id);
-    if (a.storage_key && !files.keyUsed(a.storage_key)) await deps.blobs.remove(a.storage_key);
+  for (const a of await files.unusedAvatars(now - graceMs, BATCH)) {
+    await files.delete(a.id);
+    if (a.storage_key && !(await files.keyUsed(a.storage_key))) await deps.blobs.remove(a.storage_key);
     out.avatars++;
   }
   for await (const b of deps.blobs.walk()) {
-    if (b.mtimeMs > now - graceMs || files.keyUsed(b.key)) continue;
+    if (b.mtimeMs > now - graceMs || (await files.keyUsed(b.key))) continue;
     await deps.blobs.remove(b.key);
     out.blobs++;
   }
@@ -55,7 +58,8 @@ export class FileSweeper {
     private log: (msg: string, data?: Record<string, unknown>) => void,
   ) {}
   start(): void {
-    // No upload survives a restart: a file left in_progress waits for its bytes again.
+    // No upload survives a restart: a file left in_progress waits for its bytes again (synchronously,
+    // before the first request and the first sweep).
     this.deps.store.files.resetInProgress();
     this.timer = setInterval(() => this.runOnce(), this.seconds * 1000);
     this.timer.unref();

@@ -8,6 +8,7 @@ import { DomainError, invalidParams } from '../core/errors.ts';
 import { distanceM } from '../core/geo.ts';
 import { formatDateTime } from '../core/time.ts';
 import { addressFor } from '../imports/geocode.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { FormRow } from '../store/forms.ts';
 import type { TaskChange } from '../telemetry/task-judge.ts';
 import type { FormDeps } from './deps.ts';
@@ -40,8 +41,8 @@ export interface SubmitResult {
 export const fieldsOf = (form: Pick<FormRow, 'fields'>): Field[] => JSON.parse(form.fields) as Field[];
 
 /** The owner's form, or 201. */
-export function ownForm(deps: Pick<FormDeps, 'store'>, userId: number, formId: number): FormRow {
-  const form = deps.store.forms.get(userId, formId);
+export async function ownForm(data: DataStore, userId: number, formId: number): Promise<FormRow> {
+  const form = await data.forms.get(userId, formId);
   if (!form) throw new DomainError(201, {}, `Not found in the database: form ${formId}`);
   return form;
 }
@@ -52,16 +53,16 @@ export function ownForm(deps: Pick<FormDeps, 'store'>, userId: number, formId: n
  * can be submitted only in the task zone and the location is outside it).
  */
 export async function submitForm(deps: FormDeps, input: SubmitInput): Promise<SubmitResult> {
-  const { store } = deps;
+  const data = deps.store.data;
   const time = Math.min(input.time, deps.now());
-  const first = ownForm(deps, input.userId, input.formId);
-  checkZone(deps, input, first);
+  const first = await ownForm(data, input.userId, input.formId);
+  await checkZone(data, input, first);
   // The address first (the geocoder may take a while); the checks and writes then run at once.
   const address = await addressFor(deps.geocoder, input.location.lat, input.location.lng, '');
-  return store.transaction(() => {
-    const form = ownForm(deps, input.userId, input.formId);
+  return data.transaction(async (tx) => {
+    const form = await ownForm(tx, input.userId, input.formId);
     const checked = validate(deps, input.userId, form, input.values, formatDateTime(time, input.timeZone).slice(0, 10));
-    store.forms.submit(form.id, {
+    await tx.forms.submit(form.id, {
       values: JSON.stringify(checked.values),
       time,
       lat: input.location.lat,
@@ -70,12 +71,12 @@ export async function submitForm(deps: FormDeps, input: SubmitInput): Promise<Su
       trackerId: input.trackerId ?? null,
       origin: input.origin,
     });
-    store.fileFacts.markSubmitted(form.id, checked.files);
+    await tx.fileFacts.markSubmitted(form.id, checked.files);
     // The event log (docs/events.md): for the submitting tracker, else the form's or its task's.
-    const trackerId = input.trackerId ?? form.tracker_id ?? (form.task_id === null ? null : store.tasks.get(input.userId, form.task_id)?.tracker_id ?? null);
-    if (trackerId !== null) store.events.record({ trackerId, type: 'form_submitted', time, lat: input.location.lat, lng: input.location.lng, extra: { form_id: form.id, form_label: form.label, task_id: form.task_id } });
+    const trackerId = input.trackerId ?? form.tracker_id ?? (form.task_id === null ? null : (await tx.tasks.get(input.userId, form.task_id))?.tracker_id ?? null);
+    if (trackerId !== null) await tx.events.record({ trackerId, type: 'form_submitted', time, lat: input.location.lat, lng: input.location.lng, extra: { form_id: form.id, form_label: form.label, task_id: form.task_id } });
     const changes = form.task_id === null ? [] : judgeTaskAgain(deps, form.task_id);
-    return { form: store.forms.get(input.userId, form.id)!, changes };
+    return { form: (await tx.forms.get(input.userId, form.id))!, changes };
   });
 }
 
@@ -84,18 +85,22 @@ export async function submitForm(deps: FormDeps, input: SubmitInput): Promise<Su
  * way, "today" being the day of the submission; the submission's time, place and the task outcome
  * stay. 255 when the form was never submitted.
  */
-export function correctValues(deps: FormDeps, input: { userId: number; formId: number; values: Record<string, unknown>; timeZone: string }): FormRow {
-  const { store } = deps;
-  return store.transaction(() => {
-    const form = ownForm(deps, input.userId, input.formId);
+export async function correctValues(deps: FormDeps, input: { userId: number; formId: number; values: Record<string, unknown>; timeZone: string }): Promise<FormRow> {
+  return deps.store.data.transaction(async (tx) => {
+    const form = await ownForm(tx, input.userId, input.formId);
     if (form.submitted === null) throw new DomainError(255, {}, `Invalid task state: form ${form.id} has not been submitted yet; only submitted values can be corrected`);
     const checked = validate(deps, input.userId, form, input.values, formatDateTime(form.submitted, input.timeZone).slice(0, 10));
-    store.forms.setValues(form.id, JSON.stringify(checked.values));
-    store.fileFacts.markSubmitted(form.id, checked.files);
-    return store.forms.get(input.userId, form.id)!;
+    await tx.forms.setValues(form.id, JSON.stringify(checked.values));
+    await tx.fileFacts.markSubmitted(form.id, checked.files);
+    return (await tx.forms.get(input.userId, form.id))!;
   });
 }
 
+/**
+ * The values checked against the form's fields. Named files are looked up synchronously (the
+ * values checker is synchronous: src/forms/values.ts, core/files.ts FileLookup); inside a
+ * `store.data` transaction those reads join it (SQLite).
+ */
 function validate(deps: FormDeps, userId: number, form: FormRow, values: Record<string, unknown>, today: string): Checked {
   const fields = fieldsOf(form);
   const unknown = unknownFieldIds(fields, values);
@@ -106,9 +111,9 @@ function validate(deps: FormDeps, userId: number, form: FormRow, values: Record<
 }
 
 /** submit_in_zone: the location must lie within the task's circle (13 otherwise, with the distance). */
-function checkZone(deps: FormDeps, input: SubmitInput, form: FormRow): void {
+async function checkZone(data: DataStore, input: SubmitInput, form: FormRow): Promise<void> {
   if (!form.submit_in_zone || form.task_id === null) return;
-  const task = deps.store.tasks.get(input.userId, form.task_id);
+  const task = await data.tasks.get(input.userId, form.task_id);
   if (!task || task.lat === null || task.lng === null || task.radius === null) return;
   const d = distanceM(input.location.lat, input.location.lng, task.lat, task.lng);
   if (d > task.radius) {

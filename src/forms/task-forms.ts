@@ -4,6 +4,7 @@
  * (docs/tasks.md, docs/forms.md "Task outcome").
  */
 import { DomainError } from '../core/errors.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { FormTemplateRow } from '../store/form-templates.ts';
 import type { TaskRow, TaskStatus } from '../store/tasks.ts';
 import { TaskJudge, type TaskChange } from '../telemetry/task-judge.ts';
@@ -13,8 +14,8 @@ import type { FormDeps } from './deps.ts';
 export const FORM_EDITABLE: readonly TaskStatus[] = ['unassigned', 'assigned', 'arrived'];
 
 /** The owner's template, or 201 naming it. */
-export function ownTemplate(deps: Pick<FormDeps, 'store'>, userId: number, templateId: number): FormTemplateRow {
-  const t = deps.store.formTemplates.get(userId, templateId);
+export async function ownTemplate(data: DataStore, userId: number, templateId: number): Promise<FormTemplateRow> {
+  const t = await data.formTemplates.get(userId, templateId);
   if (!t) throw new DomainError(201, {}, `Not found in the database: form template ${templateId}`);
   return t;
 }
@@ -28,26 +29,26 @@ function requireFormEditable(task: TaskRow): void {
 }
 
 /** task/form/create: 201 (route, template), 247 (a form is attached), 255 (state). Judges the task again. */
-export function attachForm(deps: FormDeps, userId: number, task: TaskRow, templateId: number): number {
+export async function attachForm(deps: FormDeps, userId: number, task: TaskRow, templateId: number): Promise<number> {
   requireFormTask(task);
-  const template = ownTemplate(deps, userId, templateId);
-  return deps.store.transaction(() => {
-    if (deps.store.forms.ofTask(task.id)) throw new DomainError(247, {}, `Entity already exists: task ${task.id} already has a form`);
+  const template = await ownTemplate(deps.store.data, userId, templateId);
+  return deps.store.data.transaction(async (tx) => {
+    if (await tx.forms.ofTask(task.id)) throw new DomainError(247, {}, `Entity already exists: task ${task.id} already has a form`);
     requireFormEditable(task);
-    const id = deps.store.forms.create(userId, template, task.id, task.tracker_id, deps.now());
+    const id = await tx.forms.create(userId, template, task.id, task.tracker_id, deps.now());
     judgeTaskAgain(deps, task.id);
     return id;
   });
 }
 
 /** task/form/delete: 201 (route, or no form), 255 (state). The form's values and files go with it. */
-export function detachForm(deps: FormDeps, userId: number, task: TaskRow): void {
+export async function detachForm(deps: FormDeps, userId: number, task: TaskRow): Promise<void> {
   requireFormTask(task);
-  deps.store.transaction(() => {
-    const form = deps.store.forms.ofTask(task.id);
+  await deps.store.data.transaction(async (tx) => {
+    const form = await tx.forms.ofTask(task.id);
     if (!form) throw new DomainError(201, {}, `Not found in the database: task ${task.id} has no form`);
     requireFormEditable(task);
-    deps.store.forms.delete(userId, form.id);
+    await tx.forms.delete(userId, form.id);
     judgeTaskAgain(deps, task.id);
   });
 }
@@ -55,7 +56,20 @@ export function detachForm(deps: FormDeps, userId: number, task: TaskRow): void 
 /**
  * create_form of task/create and task/update (spec): `undefined` leaves the form alone; a template
  * replaces the form (kept when it is already a copy of that template's current version, so its
- * values survive); null deletes it. Runs inside the caller's transaction, after the task is written.
+ * values survive); null deletes it. Runs inside the caller's transaction (`tx`), after the task is written.
+ */
+export async function applyTaskForm(tx: DataStore, deps: FormDeps, userId: number, task: TaskRow, template: FormTemplateRow | null | undefined): Promise<void> {
+  if (template === undefined) return;
+  const current = await tx.forms.ofTask(task.id);
+  if (current && template && current.template_id === template.id && current.template_version === template.version) return;
+  if (current) await tx.forms.delete(userId, current.id);
+  if (template) await tx.forms.create(userId, template, task.id, task.tracker_id, deps.now());
+  judgeTaskAgain(deps, task.id);
+}
+
+/**
+ * applyTaskForm on the synchronous store, for the task schedules (src/tasks/schedules.ts), which
+ * still write their tasks in a transaction of it; the same rules.
  */
 export function applyCreateForm(deps: FormDeps, userId: number, task: TaskRow, template: FormTemplateRow | null | undefined): void {
   if (template === undefined) return;
@@ -67,12 +81,16 @@ export function applyCreateForm(deps: FormDeps, userId: number, task: TaskRow, t
 }
 
 /** The template create_form names: undefined without create_form or without form_template_id; 201 when it is not the owner's. */
-export function createFormTemplate(deps: FormDeps, userId: number, createForm: boolean, templateId: number | null | undefined): FormTemplateRow | null | undefined {
+export async function createFormTemplate(deps: FormDeps, userId: number, createForm: boolean, templateId: number | null | undefined): Promise<FormTemplateRow | null | undefined> {
   if (!createForm || templateId === undefined) return undefined;
-  return templateId === null ? null : ownTemplate(deps, userId, templateId);
+  return templateId === null ? null : ownTemplate(deps.store.data, userId, templateId);
 }
 
-/** Judge an assigned task (or its route) again from the stored facts; nothing for unassigned ones. */
+/**
+ * Judge an assigned task (or its route) again from the stored facts; nothing for unassigned ones.
+ * The judge reads and writes on the telemetry core's synchronous path (src/telemetry); called
+ * inside a `store.data` transaction, its statements join that transaction (SQLite).
+ */
 export function judgeTaskAgain(deps: Pick<FormDeps, 'store' | 'now'>, taskId: number): TaskChange[] {
   const t = deps.store.telemetry.taskToJudge(taskId);
   if (!t || t.status === 'unassigned') return [];
@@ -80,6 +98,7 @@ export function judgeTaskAgain(deps: Pick<FormDeps, 'store' | 'now'>, taskId: nu
 }
 
 /** A check-in's form (spec: "forms for check-ins are created only in the mobile app"): a template's copy bound to no task; 201 for a template not the owner's. */
-export function createCheckinForm(deps: FormDeps, userId: number, templateId: number, trackerId: number | null): number {
-  return deps.store.forms.create(userId, ownTemplate(deps, userId, templateId), null, trackerId, deps.now());
+export async function createCheckinForm(deps: FormDeps, userId: number, templateId: number, trackerId: number | null): Promise<number> {
+  const data = deps.store.data;
+  return data.forms.create(userId, await ownTemplate(data, userId, templateId), null, trackerId, deps.now());
 }

@@ -27,7 +27,7 @@ export interface BatchParams {
 }
 
 export async function convertBatch(deps: TaskDeps, owner: UserRow, tz: string, p: BatchParams): Promise<{ list: Array<Record<string, unknown>>; limit_exceeded: boolean }> {
-  const trackers = assignees(deps, owner, p.employee_ids ?? []);
+  const trackers = await assignees(deps, owner, p.employee_ids ?? []);
   const { rows, limitExceeded } = parseBatch(p.batch, p.fields);
   const { geocoder } = deps;
   const list: Array<Record<string, unknown>> = [];
@@ -42,17 +42,18 @@ export async function convertBatch(deps: TaskDeps, owner: UserRow, tz: string, p
 }
 
 /** Trackers of the given employees that can take tasks, in the given order (7 naming employee_ids for unknown ids). */
-function assignees(deps: TaskDeps, owner: UserRow, ids: number[]): number[] {
+async function assignees(deps: TaskDeps, owner: UserRow, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const { found, missing } = deps.store.tasks.employeeTrackers(owner.id, ids);
+  const data = deps.store.data;
+  const { found, missing } = await data.tasks.employeeTrackers(owner.id, ids);
   if (missing.length) throw invalidParams([{ parameter: 'employee_ids', error: `no such employees: ${missing.join(', ')}` }]);
-  return found
-    .map((e) => e.tracker_id)
-    .filter((t): t is number => {
-      if (t === null) return false;
-      const tr = deps.store.trackers.get(owner.id, t);
-      return !!tr && !tr.blocked && !!deps.store.tariffs.get(tr.tariff_id)?.has_tasks;
-    });
+  const usable: number[] = [];
+  for (const e of found) {
+    if (e.tracker_id === null) continue;
+    const tr = await data.trackers.get(owner.id, e.tracker_id);
+    if (tr && !tr.blocked && (await data.tariffs.get(tr.tariff_id))?.has_tasks) usable.push(e.tracker_id);
+  }
+  return usable;
 }
 
 async function convertRow(row: BatchRow, p: BatchParams, tz: string, geocoder: Geocoder): Promise<Record<string, unknown>> {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DomainError, invalidParams } from '../core/errors.ts';
 import type { Geocoder } from '../geocoder/types.ts';
 import { addressFor } from '../imports/geocode.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { TaskDraft } from '../store/tasks.ts';
 import type { TrackerRow } from '../store/trackers.ts';
@@ -78,16 +79,17 @@ export type RouteInput = z.infer<typeof routeInput>;
  * A task object -> the row to write: times parsed in the user's zone (code 7 naming `<p>.from`,
  * `<p>.to`; `to` must be after `from`), tags and custom fields checked against the owner's.
  */
-export function taskDraft(deps: TaskDeps, owner: UserRow, tz: string, t: TaskInput, p: string, opts: { requireAllFields: boolean }): TaskDraft {
+export async function taskDraft(deps: TaskDeps, owner: UserRow, tz: string, t: TaskInput, p: string, opts: { requireAllFields: boolean }): Promise<TaskDraft> {
+  const data = deps.store.data;
   const errors: Array<{ parameter: string; error: string }> = [];
   const from = parseDateTime(t.from, tz);
   const to = parseDateTime(t.to, tz);
   if (from === undefined) errors.push({ parameter: `${p}.from`, error: 'not a valid date/time' });
   if (to === undefined) errors.push({ parameter: `${p}.to`, error: 'not a valid date/time' });
   else if (from !== undefined && to <= from) errors.push({ parameter: `${p}.to`, error: 'must be after from' });
-  errors.push(...tagErrors(deps, owner, t.tags, p));
-  if (t.fields) errors.push(...deps.store.fields.validate(owner.id, 'task', t.fields as never, { requireAll: opts.requireAllFields, parameter: `${p}.fields` }));
-  else if (opts.requireAllFields) errors.push(...deps.store.fields.validate(owner.id, 'task', {}, { requireAll: true, parameter: `${p}.fields` }));
+  errors.push(...(await tagErrors(data, owner, t.tags, p)));
+  if (t.fields) errors.push(...(await data.fields.validate(owner.id, 'task', t.fields as never, { requireAll: opts.requireAllFields, parameter: `${p}.fields` })));
+  else if (opts.requireAllFields) errors.push(...(await data.fields.validate(owner.id, 'task', {}, { requireAll: true, parameter: `${p}.fields` })));
   if (errors.length) throw invalidParams(errors);
   return {
     label: t.label,
@@ -107,23 +109,37 @@ export function taskDraft(deps: TaskDeps, owner: UserRow, tz: string, t: TaskInp
   };
 }
 
-export function routeDraft(deps: TaskDeps, owner: UserRow, r: RouteInput, p: string): TaskDraft {
-  const errors = tagErrors(deps, owner, r.tags, p);
+export async function routeDraft(deps: TaskDeps, owner: UserRow, r: RouteInput, p: string): Promise<TaskDraft> {
+  const errors = await tagErrors(deps.store.data, owner, r.tags, p);
   if (errors.length) throw invalidParams(errors);
   return { label: r.label, description: r.description, lat: null, lng: null, address: '', radius: null, from_time: null, to_time: null, external_id: r.external_id, max_delay: 0, min_stay_duration: 0, form_template_id: null, tags: r.tags };
 }
 
-function tagErrors(deps: TaskDeps, owner: UserRow, tagIds: number[] | undefined, p: string) {
-  const missing = deps.store.tags.missing(owner.id, tagIds ?? []);
+async function tagErrors(data: DataStore, owner: UserRow, tagIds: number[] | undefined, p: string) {
+  const missing = await data.tags.missing(owner.id, tagIds ?? []);
   return missing.length ? [{ parameter: `${p}.tags`, error: `no such tags: ${missing.join(', ')}` }] : [];
 }
 
 /** The tracker a task may be assigned to: the owner's (else `notFound`), not blocked (208), tariff with tasks (236). */
+export async function usableTaskTracker(deps: TaskDeps, owner: UserRow, trackerId: number, notFound: 201 | 204): Promise<TrackerRow> {
+  const data = deps.store.data;
+  const t = await data.trackers.get(owner.id, trackerId);
+  return usableTracker(t, t && (await data.tariffs.get(t.tariff_id))?.has_tasks, trackerId, notFound);
+}
+
+/**
+ * usableTaskTracker on the synchronous store, for the task schedules (src/tasks/schedules.ts),
+ * which still check and write on it; the same checks.
+ */
 export function taskTracker(deps: TaskDeps, owner: UserRow, trackerId: number, notFound: 201 | 204): TrackerRow {
   const t = deps.store.trackers.get(owner.id, trackerId);
+  return usableTracker(t, t && deps.store.tariffs.get(t.tariff_id)?.has_tasks, trackerId, notFound);
+}
+
+function usableTracker(t: TrackerRow | undefined, hasTasks: boolean | number | undefined, trackerId: number, notFound: 201 | 204): TrackerRow {
   if (!t) throw new DomainError(notFound, {}, `${notFound === 201 ? 'Not found in the database' : 'Entity not found'}: tracker ${trackerId}`);
   if (t.blocked) throw new DomainError(208, {}, `Device blocked: tracker ${trackerId}`);
-  if (!deps.store.tariffs.get(t.tariff_id)?.has_tasks) throw new DomainError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
+  if (!hasTasks) throw new DomainError(236, {}, `Feature unavailable due to tariff restrictions: the tariff of tracker ${trackerId} has no tasks`);
   return t;
 }
 
@@ -133,7 +149,7 @@ export async function fillAddress(deps: TaskDeps, d: TaskDraft): Promise<void> {
 }
 
 /** external_id_counts of task/create and task/update: how many of the owner's tasks carry the task's external_id. */
-export function externalIdCounts(deps: TaskDeps, owner: UserRow, externalId: string | null): Record<string, unknown> {
+export async function externalIdCounts(deps: TaskDeps, owner: UserRow, externalId: string | null): Promise<Record<string, unknown>> {
   if (externalId === null) return {};
-  return { external_id_counts: [{ external_id: externalId, count: deps.store.tasks.externalIdCount(owner.id, externalId) }] };
+  return { external_id_counts: [{ external_id: externalId, count: await deps.store.data.tasks.externalIdCount(owner.id, externalId) }] };
 }

@@ -1,5 +1,6 @@
 /** Task, checkpoint and route objects as the API answers them (spec: Task table; docs/tasks-api.md). */
 import type { FieldValues } from '../store/fields.ts';
+import type { DataStore } from '../store/contract.ts';
 import type { Store } from '../store/index.ts';
 import type { TaskRow } from '../store/tasks.ts';
 import { formatDateTime } from '../core/time.ts';
@@ -41,9 +42,20 @@ export function taskView(r: TaskRow, tz: string, tags: number[], fields: FieldVa
 }
 
 /** Views of many rows: tags and custom fields loaded in one query each (no N+1). */
+export async function loadTaskViews(data: DataStore, rows: TaskRow[], tz: string): Promise<Array<Record<string, unknown>>> {
+  const ids = rows.map((r) => r.id);
+  return viewsOf(rows, tz, await data.tags.entityTags('task', ids), await data.fields.load('task', ids));
+}
+
+/**
+ * loadTaskViews on the synchronous store, for the field app's task feed (src/api/app.ts), whose
+ * pages are built synchronously; the same views.
+ */
 export function taskViews(store: Store, rows: TaskRow[], tz: string): Array<Record<string, unknown>> {
   const ids = rows.map((r) => r.id);
-  const tags = store.tags.entityTags('task', ids);
-  const fields = store.fields.load('task', ids);
+  return viewsOf(rows, tz, store.tags.entityTags('task', ids), store.fields.load('task', ids));
+}
+
+function viewsOf(rows: TaskRow[], tz: string, tags: Map<number, number[]>, fields: Map<number, FieldValues>): Array<Record<string, unknown>> {
   return rows.map((r) => taskView(r, tz, tags.get(r.id) ?? [], fields.get(r.id) ?? {}));
 }

@@ -263,7 +263,7 @@ describe('tracker statuses', () => {
     const t = tracker();
     await assignListing(t, l);
     const deps = { store: s.store, now: () => Date.UTC(2025, 0, 2, 3, 4, 5) };
-    changeStatus(deps, s.store.trackers.get(ann.id, t)!, st, 'employee');
+    await changeStatus(deps, s.store.trackers.get(ann.id, t)!, st, 'employee');
     expect((await s.call('status/tracker/read', { hash: ann.hash, tracker_id: t })).body.last_change).toEqual({
       id: expect.any(Number),
       old_status_id: null,
@@ -275,7 +275,7 @@ describe('tracker statuses', () => {
     const closed = await listing({ employee_controlled: false });
     const st2 = await status(closed, 'x');
     await assignListing(t, closed);
-    expect(() => changeStatus(deps, s.store.trackers.get(ann.id, t)!, st2, 'employee')).toThrow(expect.objectContaining({ code: 13 }));
+    await expect(changeStatus(deps, s.store.trackers.get(ann.id, t)!, st2, 'employee')).rejects.toThrow(expect.objectContaining({ code: 13 }));
   });
 
   it('13 when the listing forbids supervisor changes; 204 without a listing or for a status outside it', async () => {

@@ -135,7 +135,7 @@ describe.sequential('working statuses in Chromium', () => {
     await note('Listing "Shift" saved.');
     expect((await api('status/listing/read', { listing_id: await listingId() })).value).toMatchObject({ employee_controlled: true, supervisor_controlled: true });
     const lunch = (await statusList())[1];
-    const change = changeStatus({ store: s!.store, now: Date.now }, s!.store.trackers.get(ownerId, zoe)!, lunch.id, 'employee');
+    const change = await changeStatus({ store: s!.store, now: Date.now }, s!.store.trackers.get(ownerId, zoe)!, lunch.id, 'employee');
     expect(change.origin).toBe('employee');
     await expect.poll(() => page.getByLabel('Status of Zoe Adams').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0].text), { timeout: 12_000 }).toBe('Lunch');
     const read = await api('status/tracker/read', { tracker_id: zoe });

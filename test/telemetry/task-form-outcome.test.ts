@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 
 /** A tracker with a task (window 0-60 min) and, unless `form` is false, a form on it. */
-function setup(o: { minStay?: number; maxDelay?: number; form?: boolean } = {}) {
+async function setup(o: { minStay?: number; maxDelay?: number; form?: boolean } = {}) {
   const trackerId = store.trackers.add({ userId, deviceId: `form-outcome-${++device}`, protocol: 'teltonika', label: 'Van', tariffId: 1, now: T0 });
   const sourceId = store.trackers.getAny(trackerId)!.source_id;
   const taskId = store.tasks.create(userId, {
@@ -58,7 +58,7 @@ function setup(o: { minStay?: number; maxDelay?: number; form?: boolean } = {}) 
     origin: 'manual',
     now: T0,
   });
-  const formId = o.form === false ? 0 : attachForm({ store, geocoder, now: () => T0 }, userId, store.tasks.get(userId, taskId)!, templateId);
+  const formId = o.form === false ? 0 : await attachForm({ store, geocoder, now: () => T0 }, userId, store.tasks.get(userId, taskId)!, templateId);
   return { trackerId, sourceId, taskId, formId };
 }
 
@@ -94,7 +94,7 @@ const judgeAt = (now: number) => new TaskJudge(store.telemetry, store.trackers, 
 
 describe('task outcome with a form', () => {
   it('visited but not submitted: arrived, not done; submitted later in the window: done at the submission', async () => {
-    const t = setup();
+    const t = await setup();
     drive(t.sourceId, 10, 20);
     await process(min(30));
     expect(task(t.taskId)).toMatchObject({ status: 'arrived', arrival_date: min(10), completion_date: null });
@@ -108,14 +108,14 @@ describe('task outcome with a form', () => {
   });
 
   it('the same visit without a form is done at once (the rule is the form\'s)', async () => {
-    const t = setup({ form: false });
+    const t = await setup({ form: false });
     drive(t.sourceId, 10, 20);
     await process(min(30));
     expect(task(t.taskId)).toMatchObject({ status: 'done', completion_date: min(10) });
   });
 
   it('submitted before the visit: done when the stay is reached', async () => {
-    const t = setup({ minStay: 5 });
+    const t = await setup({ minStay: 5 });
     await submit(t.formId, min(5), min(6));
     expect(task(t.taskId).status).toBe('assigned');
     drive(t.sourceId, 10, 20);
@@ -124,7 +124,7 @@ describe('task outcome with a form', () => {
   });
 
   it('submitted after `to` within max_delay: delayed at the submission', async () => {
-    const t = setup({ maxDelay: 30 });
+    const t = await setup({ maxDelay: 30 });
     drive(t.sourceId, 10, 20);
     await process(min(30));
     await submit(t.formId, min(70));
@@ -132,7 +132,7 @@ describe('task outcome with a form', () => {
   });
 
   it('never submitted: arrived until the deadline, then failed (the minute timer); a submission after it leaves it failed', async () => {
-    const t = setup();
+    const t = await setup();
     drive(t.sourceId, 10, 20);
     await process(min(30));
     expect(task(t.taskId).status).toBe('arrived');
@@ -145,7 +145,7 @@ describe('task outcome with a form', () => {
   });
 
   it('late fixes: submitted while the tracker was offline, its buffered visit arrives after the deadline: done by the fixes\' own times', async () => {
-    const t = setup();
+    const t = await setup();
     await submit(t.formId, min(25), min(26));
     await process(min(61)); // nothing written yet: the deadline passed with no visit
     judgeAt(min(61));
@@ -156,11 +156,11 @@ describe('task outcome with a form', () => {
   });
 
   it('deleting the form of an arrived task judges it again: done without the form', async () => {
-    const t = setup();
+    const t = await setup();
     drive(t.sourceId, 10, 20);
     await process(min(30));
     expect(task(t.taskId).status).toBe('arrived');
-    detachForm({ store, geocoder, now: () => min(31) }, userId, task(t.taskId));
+    await detachForm({ store, geocoder, now: () => min(31) }, userId, task(t.taskId));
     expect(task(t.taskId)).toMatchObject({ status: 'done', completion_date: min(10) });
   });
 });
@@ -169,10 +169,10 @@ describe('a check-in form (no task)', () => {
   it('is created from a template, submitted without any task rule, and read back', async () => {
     const { createCheckinForm } = await import('../../src/forms/task-forms.ts');
     const trackerId = store.trackers.add({ userId, deviceId: 'form-checkin', protocol: 'teltonika', label: 'Phone', tariffId: 1, now: T0 });
-    const formId = createCheckinForm({ store, geocoder, now: () => T0 }, userId, templateId, trackerId);
+    const formId = await createCheckinForm({ store, geocoder, now: () => T0 }, userId, templateId, trackerId);
     const r = await submit(formId, min(5));
     expect(r.changes).toEqual([]);
     expect(store.forms.get(userId, formId)).toMatchObject({ task_id: null, tracker_id: trackerId, submitted: min(5), submit_origin: 'employee' });
-    expect(() => createCheckinForm({ store, geocoder, now: () => T0 }, userId, 999_999, trackerId)).toThrow('Not found in the database: form template 999999');
+    await expect(createCheckinForm({ store, geocoder, now: () => T0 }, userId, 999_999, trackerId)).rejects.toThrow('Not found in the database: form template 999999');
   });
 });
