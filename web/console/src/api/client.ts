@@ -5,7 +5,7 @@
  * the application, which then shows the sign-in screen. The envelope and the error classes are
  * shared with the field app (web/shared/api.ts).
  */
-import { ApiError, NetworkError, postCall } from '../../../shared/api.ts';
+import { API_BASE, ApiError, NetworkError, answerOf, postCall } from '../../../shared/api.ts';
 
 export { ApiError, NetworkError };
 
@@ -23,13 +23,14 @@ const post = <T>(path: string, body: Record<string, unknown> | FormData, signal?
 async function fetchFile(path: string, body: Record<string, unknown>): Promise<{ blob: Blob; filename: string }> {
   let res: Response;
   try {
-    res = await fetch(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    res = await fetch(API_BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   } catch (e) {
     throw new NetworkError(String(e));
   }
   if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
-    const data = (await res.json()) as { status?: { code: number; description: string }; errors?: { parameter: string; error: string }[] };
-    throw new ApiError(data.status?.code ?? 1, data.status?.description ?? `HTTP ${res.status}`, data.errors ?? []);
+    // A refusal in the API's envelope (thrown as ApiError); a JSON success is no file.
+    await answerOf(res);
+    throw new NetworkError('the answer is no file');
   }
   if (!res.ok) throw new NetworkError(`HTTP ${res.status} without an API answer`);
   return { blob: await res.blob(), filename: fileName(res.headers.get('content-disposition') ?? '') };
