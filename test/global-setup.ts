@@ -9,9 +9,10 @@
  * stopping (and awaiting the exit of) every server or process that uses them; startTestServer's
  * close() removes its own directory.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStore } from '../src/store/index.ts';
 
 export default function setup(): () => void {
   // vitest runs the global setup once per project (vitest.config.ts): the first makes the folder.
@@ -20,9 +21,16 @@ export default function setup(): () => void {
   const runTmp = mkdtempSync(join(systemTmp, 'vitest-fsm-run-'));
   process.env.TMPDIR = runTmp;
   process.env.FSM_TEST_RUN_TMP = runTmp;
+  // One migrated empty database for the whole run: test servers start from a copy of it
+  // (test/helpers/template-db.ts) instead of running every migration.
+  mkdirSync(join(runTmp, 'template'));
+  const template = join(runTmp, 'template', 'fsm.sqlite');
+  openStore(template).close(); // closing checkpoints the WAL into the file
+  process.env.FSM_TEST_TEMPLATE_DB = template;
   return () => {
     process.env.TMPDIR = systemTmp;
     delete process.env.FSM_TEST_RUN_TMP;
+    delete process.env.FSM_TEST_TEMPLATE_DB;
     const left = readdirSync(runTmp).filter((name) => name.startsWith('fsm-'));
     rmSync(runTmp, { recursive: true, force: true });
     if (left.length) {

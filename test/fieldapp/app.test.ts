@@ -249,6 +249,8 @@ describe.sequential('the field app in Chromium on a phone', () => {
       const before = writer.committed;
       await context!.setOffline(true);
       await page.getByText('Offline', { exact: true }).waitFor();
+      // The app keeps at most one fix a second: the last one of the test before must be older.
+      await page.waitForTimeout(1_200);
       await context!.setGeolocation({ latitude: 52.5203, longitude: 13.4054, accuracy: 5 });
       await page.waitForTimeout(1_200);
       await context!.setGeolocation({ latitude: 52.5204, longitude: 13.4055, accuracy: 5 });
