@@ -76,7 +76,7 @@ describe.sequential('working statuses in Chromium', () => {
       await note(`Status "${label}" added.`);
     }
     const shown = () => page.getByRole('list', { name: 'Statuses of Shift' }).locator('.name').allTextContents();
-    expect(await shown()).toEqual(['Busy', 'Free', 'Lunch']);
+    await expect.poll(shown).toEqual(['Busy', 'Free', 'Lunch']);
     expect(await statusList()).toEqual([
       { id: expect.any(Number), label: 'Busy', color: 'CF222E' },
       { id: expect.any(Number), label: 'Free', color: '1A7F37' },
@@ -87,7 +87,7 @@ describe.sequential('working statuses in Chromium', () => {
 
     await page.getByRole('button', { name: 'Move Lunch up' }).click();
     await note('"Lunch" moved.');
-    expect(await shown()).toEqual(['Busy', 'Lunch', 'Free']);
+    await expect.poll(shown).toEqual(['Busy', 'Lunch', 'Free']);
     expect((await statusList()).map((x: { label: string }) => x.label)).toEqual(['Busy', 'Lunch', 'Free']);
     expect(await page.getByRole('button', { name: 'Move Busy up' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Move Free down' }).isDisabled()).toBe(true);
@@ -98,7 +98,7 @@ describe.sequential('working statuses in Chromium', () => {
     await form.getByLabel('Status colour').fill('#2da44e');
     await form.getByRole('button', { name: 'Save' }).click();
     await note('Status "Available" saved.');
-    expect(await shown()).toEqual(['Busy', 'Lunch', 'Available']);
+    await expect.poll(shown).toEqual(['Busy', 'Lunch', 'Available']);
     expect((await statusList())[2]).toMatchObject({ label: 'Available', color: '2DA44E' });
   });
 
@@ -108,7 +108,7 @@ describe.sequential('working statuses in Chromium', () => {
     await page.getByLabel('Status listing of Van 2').selectOption({ label: 'Shift' });
     await note('Status listing of Van 2 changed.');
     const zoeStatus = page.getByLabel('Status of Zoe Adams');
-    expect(await zoeStatus.locator('option').allTextContents()).toEqual(['No status', 'Busy', 'Lunch', 'Available']);
+    await expect.poll(() => zoeStatus.locator('option').allTextContents()).toEqual(['No status', 'Busy', 'Lunch', 'Available']);
     await zoeStatus.selectOption({ label: 'Busy' });
     await note('Zoe Adams: Busy.');
     await page.getByLabel('Status of Van 2').selectOption({ label: 'Available' });
@@ -118,7 +118,7 @@ describe.sequential('working statuses in Chromium', () => {
     expect(read.last_change).toMatchObject({ origin: 'supervisor', old_status_id: null, new_status_id: read.current_status.id });
     expect(await row('Zoe Adams').locator('td').last().textContent()).toBe(`${read.last_change.changed} by an operator`);
     // The current status has no "No status" choice any more.
-    expect(await zoeStatus.locator('option').allTextContents()).toEqual(['Busy', 'Lunch', 'Available']);
+    await expect.poll(() => zoeStatus.locator('option').allTextContents()).toEqual(['Busy', 'Lunch', 'Available']);
     expect(await row('Van 3').getByRole('cell').nth(2).textContent()).toBe('—');
     await page.waitForTimeout(300);
     await shot('1-listing');
@@ -158,7 +158,7 @@ describe.sequential('working statuses in Chromium', () => {
     await page.getByText('Delete the status "Lunch"? Trackers in it lose their status.').waitFor();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await note('Status "Lunch" deleted.');
-    expect((await statusList()).map((x: { label: string }) => x.label)).toEqual(['Busy', 'Available']);
+    await expect.poll(async () => (await statusList()).map((x: { label: string }) => x.label)).toEqual(['Busy', 'Available']);
     await expect.poll(() => row('Zoe Adams').getByRole('cell').nth(2).textContent()).toBe('No status (set by the employee)');
     expect((await api('status/tracker/read', { tracker_id: zoe })).current_status).toBe(null);
 
