@@ -84,22 +84,31 @@ export interface AreaClasses {
   deviceState: DeviceStateStore;
   tracks: TrackStore;
   statuses: StatusStore;
+  /** The field app's codes, tokens and task feed (docs/field-app.md). */
   fieldApp: FieldAppStore;
   formTemplates: FormTemplateStore;
   forms: FormStore;
+  /** What forms need of the files table (src/store/file-facts.ts). */
   fileFacts: FileFactsStore;
   files: FileStore;
   checkins: CheckinStore;
   retranslators: RetranslatorStore;
   mapLayers: MapLayerStore;
+  /** What /metrics reads on a scrape (src/store/ops.ts). */
   ops: OpsStore;
+  /** Tracker reports and what their plugins read (docs/reports.md). */
   reports: ReportStore;
   reportData: ReportDataStore;
+  /** Retention's deletes in small steps (docs/operations.md#retention). */
   retention: RetentionStore;
+  /** Compaction of old fixes into chunks, in small steps (docs/storage.md). */
   compaction: CompactionStore;
+  /** The event log (docs/events.md). */
   events: EventStore;
   reportSchedules: ReportScheduleStore;
+  /** Uploads written in steps and shown at once (src/store/uploads.ts). */
   uploads: UploadStore;
+  /** The counters authentication checks its caches against, read in one statement. */
   authVersions: AuthVersions;
 }
 

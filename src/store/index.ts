@@ -37,55 +37,11 @@ import { RetentionStore } from './retention.ts';
 import { CompactionStore } from './compaction.ts';
 import { EventStore } from './events.ts';
 import { UploadStore } from './uploads.ts';
-import type { DataStore } from './contract.ts';
+import type { AreaClasses, DataStore } from './contract.ts';
 import { sqliteDataStore } from './sqlite-async.ts';
 
-export interface Store {
-  users: UserStore;
-  sessions: SessionStore;
-  tariffs: TariffStore;
-  trackers: TrackerStore;
-  tags: TagStore;
-  telemetry: TelemetryStore;
-  fields: FieldStore;
-  geocache: GeoCacheStore;
-  devices: DeviceStore;
-  chat: ChatStore;
-  places: PlaceStore;
-  zones: ZoneStore;
-  employees: EmployeeStore;
-  departments: DepartmentStore;
-  tasks: TaskStore;
-  taskSchedules: TaskScheduleStore;
-  deviceState: DeviceStateStore;
-  tracks: TrackStore;
-  statuses: StatusStore;
-  /** The field app's codes, tokens and task feed (docs/field-app.md). */
-  fieldApp: FieldAppStore;
-  formTemplates: FormTemplateStore;
-  forms: FormStore;
-  /** What forms need of the files table (src/store/file-facts.ts). */
-  fileFacts: FileFactsStore;
-  files: FileStore;
-  checkins: CheckinStore;
-  retranslators: RetranslatorStore;
-  mapLayers: MapLayerStore;
-  /** What /metrics reads on a scrape (src/store/ops.ts). */
-  ops: OpsStore;
-  /** Tracker reports and what their plugins read (docs/reports.md). */
-  reports: ReportStore;
-  reportData: ReportDataStore;
-  /** Retention's deletes in small steps (docs/operations.md#retention). */
-  retention: RetentionStore;
-  /** Compaction of old fixes into chunks, in small steps (docs/storage.md). */
-  compaction: CompactionStore;
-  /** The event log (docs/events.md). */
-  events: EventStore;
-  reportSchedules: ReportScheduleStore;
-  /** Uploads written in steps and shown at once (src/store/uploads.ts). */
-  uploads: UploadStore;
-  /** The counters authentication checks its caches against, read in one statement. */
-  authVersions: AuthVersions;
+/** The SQLite engine's areas (their list: `AreaClasses` in contract.ts) and what works across them. */
+export interface Store extends AreaClasses {
   /** Run `fn` in one write transaction (nested calls become savepoints); rolled back when it throws. */
   transaction<T>(fn: () => T): T;
   /** Run `fn` over one read snapshot: every read inside sees the same committed state. */

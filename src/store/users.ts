@@ -65,6 +65,28 @@ export interface NewUser {
   now: number;
 }
 
+/** The columns of a new user: a sub-user takes its master's dealer, tariff and settings unless given (both engines). */
+export function newUserRow(u: NewUser, parent: UserRow | undefined) {
+  return {
+    parent_id: parent?.id ?? null,
+    dealer_id: parent?.dealer_id ?? 1,
+    tariff_id: parent?.tariff_id ?? 1,
+    login: u.login.trim(),
+    login_key: u.login.trim().toLowerCase(),
+    password_hash: u.passwordHash,
+    rights: JSON.stringify(u.rights ?? []),
+    demo: u.demo ? 1 : 0,
+    activated: u.activated === false ? 0 : 1,
+    time_zone: u.timeZone ?? parent?.time_zone ?? 'UTC',
+    locale: u.locale ?? parent?.locale ?? 'en',
+    measurement_system: u.measurementSystem ?? parent?.measurement_system ?? 'metric',
+    title: u.title ?? '',
+    first_name: u.firstName ?? '',
+    last_name: u.lastName ?? '',
+    creation_date: u.now,
+  };
+}
+
 export class UserStore {
   private byId;
   private byLogin;
@@ -123,25 +145,7 @@ export class UserStore {
   }
 
   create(u: NewUser): number {
-    const parent = u.parentId ? this.get(u.parentId) : undefined;
-    const r = this.insert.run({
-      parent_id: parent?.id ?? null,
-      dealer_id: parent?.dealer_id ?? 1,
-      tariff_id: parent?.tariff_id ?? 1,
-      login: u.login.trim(),
-      login_key: u.login.trim().toLowerCase(),
-      password_hash: u.passwordHash,
-      rights: JSON.stringify(u.rights ?? []),
-      demo: u.demo ? 1 : 0,
-      activated: u.activated === false ? 0 : 1,
-      time_zone: u.timeZone ?? parent?.time_zone ?? 'UTC',
-      locale: u.locale ?? parent?.locale ?? 'en',
-      measurement_system: u.measurementSystem ?? parent?.measurement_system ?? 'metric',
-      title: u.title ?? '',
-      first_name: u.firstName ?? '',
-      last_name: u.lastName ?? '',
-      creation_date: u.now,
-    });
+    const r = this.insert.run(newUserRow(u, u.parentId ? this.get(u.parentId) : undefined));
     return Number(r.lastInsertRowid);
   }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Area } from '../contract.ts';
 import type { UserStore, UserRow, Principal, NewUser } from '../users.ts';
+import { newUserRow } from '../users.ts';
 import type { TariffStore, TariffRow, TariffChanges } from '../tariffs.ts';
 import { TARIFF_FIELDS } from '../tariffs.ts';
 import type { SessionStore, SessionRow, SessionType } from '../sessions.ts';
@@ -71,25 +72,7 @@ export class PgUserStore implements Area<UserStore> {
     return [...(await this.sql<UserRow[]>`SELECT * FROM users WHERE parent_id = ${masterId} ORDER BY id`)];
   }
   async create(u: NewUser): Promise<number> {
-    const parent = u.parentId ? await this.get(u.parentId) : undefined;
-    const row = {
-      parent_id: parent?.id ?? null,
-      dealer_id: parent?.dealer_id ?? 1,
-      tariff_id: parent?.tariff_id ?? 1,
-      login: u.login.trim(),
-      login_key: u.login.trim().toLowerCase(),
-      password_hash: u.passwordHash,
-      rights: JSON.stringify(u.rights ?? []),
-      demo: u.demo ? 1 : 0,
-      activated: u.activated === false ? 0 : 1,
-      time_zone: u.timeZone ?? parent?.time_zone ?? 'UTC',
-      locale: u.locale ?? parent?.locale ?? 'en',
-      measurement_system: u.measurementSystem ?? parent?.measurement_system ?? 'metric',
-      title: u.title ?? '',
-      first_name: u.firstName ?? '',
-      last_name: u.lastName ?? '',
-      creation_date: u.now,
-    };
+    const row = newUserRow(u, u.parentId ? await this.get(u.parentId) : undefined);
     return (await this.sql`INSERT INTO users ${this.sql(row)} RETURNING id`)[0].id as number;
   }
   async isDealerBlocked(u: UserRow): Promise<boolean> {
