@@ -19,6 +19,14 @@ export const conditionsParam = z
  * The `geocoder` parameter: one of the spec's five types, or the documentation's name of one
  * (google, yandex, progorod, osm, locationiq; docs/geocoder.md), answered as the type.
  */
+/** The route provider: one of the spec's three, or the documentation's name of one (google, progorod, osrm, in that order). */
+export const ROUTE_PROVIDERS = ['route_provider_1', 'route_provider_2', 'route_provider_3'] as const;
+const ROUTE_PROVIDER_ALIASES: Record<string, (typeof ROUTE_PROVIDERS)[number]> = { google: 'route_provider_1', progorod: 'route_provider_2', osrm: 'route_provider_3' };
+export const routeProviderParam = z
+  .enum([...ROUTE_PROVIDERS, ...Object.keys(ROUTE_PROVIDER_ALIASES)] as [string, ...string[]])
+  .transform((r) => ROUTE_PROVIDER_ALIASES[r] ?? r)
+  .optional();
+
 export const geocoderParam = z
   .enum([...GEOCODER_TYPES, ...Object.keys(GEOCODER_ALIASES)] as [string, ...string[]])
   .transform((g): GeocoderType => GEOCODER_ALIASES[g] ?? (g as GeocoderType))

@@ -4,8 +4,9 @@
  * file_storage_settings and balance_alert_settings, which we do not keep (files are never
  * overwritten, no balance alerts are sent), so they answer what the server does.
  *
- * user/settings/update (ours, issue 12; docs/reports.md): the user's own time zone, locale and
- * measurement system, as user/get_info shows them and reports format with them. Only the members
+ * user/settings/update (issue 12, documented; docs/reports.md): the user's own time zone, locale,
+ * measurement system, geocoder and route provider, as user/get_info shows them and reports format
+ * with them. Only the members
  * given change; at least one is needed. Each is checked (code 7 naming it): the time zone against
  * Intl's zone names, the locale's form, the measurement system among metric, imperial and us.
  */
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { MEASUREMENT_SYSTEMS, settingsErrors } from '../accounts/settings.ts';
 import { invalidParams } from '../core/errors.ts';
 import { defineCall } from './kernel.ts';
+import { geocoderParam, routeProviderParam } from './schemas.ts';
 import { holdsRight } from './rights.ts';
 
 const read = defineCall({
@@ -38,16 +40,21 @@ const read = defineCall({
 const update = defineCall({
   path: 'user/settings/update',
   summary: 'Change the time zone, locale or measurement system (metric, imperial, us) of the user; only the members given change.',
+  // The documented translit, balance_alert_settings and file_storage_settings are taken and have no
+  // effect: no SMS is sent, no balance alert, no file overwritten (docs/api.md).
   params: z.object({
     time_zone: z.string().max(64).optional(),
     locale: z.string().max(16).optional(),
     measurement_system: z.enum(MEASUREMENT_SYSTEMS).optional(),
+    geocoder: geocoderParam,
+    route_provider: routeProviderParam,
   }),
-  handler({ services, user, params }) {
-    if (params.time_zone === undefined && params.locale === undefined && params.measurement_system === undefined) throw invalidParams([{ parameter: 'time_zone', error: 'give at least one of time_zone, locale, measurement_system' }]);
-    const wrong = settingsErrors(params);
+  async handler({ services, user, params }) {
+    const { geocoder, route_provider, ...rest } = params;
+    if (Object.values(params).every((v) => v === undefined)) throw invalidParams([{ parameter: 'time_zone', error: 'give at least one of time_zone, locale, measurement_system, geocoder, route_provider' }]);
+    const wrong = settingsErrors(rest);
     if (wrong.length) throw invalidParams(wrong);
-    services.store.users.updateSettings(user.id, params);
+    await services.store.data.users.updateSettings(user.id, { ...rest, default_geocoder: geocoder, route_provider });
   },
 });
 

@@ -87,6 +87,10 @@ export function newUserRow(u: NewUser, parent: UserRow | undefined) {
   };
 }
 
+/** The settings user/settings/update changes (column names; only those given change). */
+export const USER_SETTINGS = ['time_zone', 'locale', 'measurement_system', 'default_geocoder', 'route_provider'] as const;
+export type UserSettingsChange = Partial<Record<(typeof USER_SETTINGS)[number], string>>;
+
 export class UserStore {
   private byId;
   private byLogin;
@@ -169,8 +173,8 @@ export class UserStore {
     this.setDealerBlockedStmt.run(blocked ? 1 : 0, masterId, masterId);
   }
   /** Time zone, locale and measurement system (only those given). */
-  updateSettings(id: number, s: { time_zone?: string; locale?: string; measurement_system?: string }): void {
-    const entries = (['time_zone', 'locale', 'measurement_system'] as const).filter((k) => s[k] !== undefined);
+  updateSettings(id: number, s: UserSettingsChange): void {
+    const entries = USER_SETTINGS.filter((k) => s[k] !== undefined);
     if (entries.length) this.db.prepare(`UPDATE users SET ${entries.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map((k) => s[k]!), id);
   }
   setTariff(masterId: number, tariffId: number): void {

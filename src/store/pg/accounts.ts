@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Area } from '../contract.ts';
 import type { UserStore, UserRow, Principal, NewUser } from '../users.ts';
-import { newUserRow } from '../users.ts';
+import { newUserRow, USER_SETTINGS, type UserSettingsChange } from '../users.ts';
 import type { TariffStore, TariffRow, TariffChanges } from '../tariffs.ts';
 import { TARIFF_FIELDS } from '../tariffs.ts';
 import type { SessionStore, SessionRow, SessionType } from '../sessions.ts';
@@ -92,8 +92,8 @@ export class PgUserStore implements Area<UserStore> {
   async setDealerBlocked(masterId: number, blocked: boolean): Promise<void> {
     await this.sql`UPDATE users SET dealer_blocked = ${blocked ? 1 : 0} WHERE id = ${masterId} OR parent_id = ${masterId}`;
   }
-  async updateSettings(id: number, s: { time_zone?: string; locale?: string; measurement_system?: string }): Promise<void> {
-    const changes = Object.fromEntries((['time_zone', 'locale', 'measurement_system'] as const).filter((k) => s[k] !== undefined).map((k) => [k, s[k]!]));
+  async updateSettings(id: number, s: UserSettingsChange): Promise<void> {
+    const changes = Object.fromEntries(USER_SETTINGS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]!]));
     if (Object.keys(changes).length) await this.sql`UPDATE users SET ${this.sql(changes)} WHERE id = ${id}`;
   }
   async setTariff(masterId: number, tariffId: number): Promise<void> {

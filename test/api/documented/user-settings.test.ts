@@ -34,6 +34,24 @@ describe('user/settings/read', () => {
       settings: { time_zone: 'Asia/Tokyo', locale: 'nl_NL', measurement_system: 'imperial', geocoder: 'geocoder_type_1', route_provider: 'route_provider_1', translit: false },
     });
   });
+  it('update takes the documented request whole: geocoder and route provider by their documented names, the rest without effect', async () => {
+    const documented = { time_zone: 'Europe/Amsterdam', locale: 'nl_NL', measurement_system: 'metric', geocoder: 'osm', route_provider: 'osrm', translit: false, balance_alert_settings: { emails: ['a@example.com'] }, file_storage_settings: { auto_overwrite: true } };
+    expect(await d.call('user/settings/update', documented)).toEqual({ success: true });
+    expect(await d.call('user/settings/read')).toEqual({
+      success: true,
+      settings: { time_zone: 'Europe/Amsterdam', locale: 'nl_NL', measurement_system: 'metric', geocoder: 'geocoder_type_4', route_provider: 'route_provider_3', translit: false },
+      file_storage_settings: { auto_overwrite: false },
+      balance_alert_settings: { emails: [] },
+    });
+    // The spec's own identifiers too; only the members given change.
+    expect(await d.call('user/settings/update', { geocoder: 'geocoder_type_2' })).toEqual({ success: true });
+    expect((await d.call('user/settings/read')).settings).toMatchObject({ geocoder: 'geocoder_type_2', route_provider: 'route_provider_3', measurement_system: 'metric' });
+    // An unknown name: 7 naming it, nothing changed.
+    const bad = (await d.s.call('user/settings/update', { hash: d.hash, route_provider: 'here', locale: 'de_DE' })).body;
+    expect(bad).toMatchObject({ success: false, status: { code: 7 }, errors: [{ parameter: 'route_provider' }] });
+    expect((await d.call('user/settings/read')).settings).toMatchObject({ locale: 'nl_NL', route_provider: 'route_provider_3' });
+    expect(await d.call('user/settings/update', { measurement_system: 'imperial' })).toEqual({ success: true });
+  });
   it('4 without a session, and only the hash is read (other parameters are ignored)', async () => {
     expect((await d.s.call('user/settings/read', {})).body.status.code).toBe(4);
     expect((await d.call('user/settings/read', { locale: 'xx' })).settings.locale).toBe('nl_NL');

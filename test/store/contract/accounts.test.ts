@@ -39,7 +39,9 @@ describe.each(engines('users', 'sessions', 'tariffs', 'authVersions'))('$name en
     expect((await data.users.principal(clerk))?.dealerBlocked).toBe(false);
     expect(await data.users.principal(999999)).toBeUndefined();
     await data.users.updateSettings(ann, { time_zone: 'Asia/Tokyo' });
-    expect(await data.users.get(ann)).toMatchObject({ time_zone: 'Asia/Tokyo', locale: 'en' });
+    expect(await data.users.get(ann)).toMatchObject({ time_zone: 'Asia/Tokyo', locale: 'en', default_geocoder: 'geocoder_type_1' });
+    await data.users.updateSettings(ann, { default_geocoder: 'geocoder_type_4', route_provider: 'route_provider_3', locale: undefined });
+    expect(await data.users.get(ann)).toMatchObject({ time_zone: 'Asia/Tokyo', locale: 'en', default_geocoder: 'geocoder_type_4', route_provider: 'route_provider_3' });
     await data.users.setActivated(clerk);
     await data.users.setActivationSent(clerk, 5000);
     expect(await data.users.get(clerk)).toMatchObject({ activated: 1, activation_sent_at: 5000 });
