@@ -89,12 +89,34 @@ function ownZone(services: Services, owner: UserRow, zoneId: number): ZoneRow {
 
 const list = defineCall({
   path: 'zone/list',
-  summary: "The user's zones, without points, in id order.",
-  params: z.object({}),
-  handler({ services, owner }) {
-    const rows = services.store.zones.list(owner.id);
-    const tags = services.store.tags.entityTags('zone', rows.map((r) => r.id));
-    return { list: rows.map((r) => zoneView(r, tags.get(r.id)!)) };
+  summary: "The user's zones in id order; filter (a part of the label or address, any case), tag_ids (zones with all of them), offset and limit, with_points (polygons and sausages carry their points).",
+  params: z.object({
+    filter: z.string().max(760).optional(),
+    tag_ids: z.array(id).max(100).optional(),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).optional(),
+    with_points: z.boolean().default(false),
+  }),
+  async handler({ services, owner, params }) {
+    const data = services.store.data;
+    let rows = await data.zones.list(owner.id);
+    if (params.filter) {
+      const part = params.filter.toLowerCase();
+      rows = rows.filter((r) => r.label.toLowerCase().includes(part) || (r.address ?? '').toLowerCase().includes(part));
+    }
+    if (params.tag_ids?.length) {
+      const tagged = new Set(await data.tags.withAllTags(owner.id, 'zone', params.tag_ids));
+      rows = rows.filter((r) => tagged.has(r.id));
+    }
+    rows = rows.slice(params.offset, params.limit === undefined ? undefined : params.offset + params.limit);
+    const tags = await data.tags.entityTags('zone', rows.map((r) => r.id));
+    const list = [];
+    for (const r of rows) {
+      const view = zoneView(r, tags.get(r.id)!);
+      if (params.with_points && r.type !== 'circle') view.points = await data.zones.points(r.id);
+      list.push(view);
+    }
+    return { list };
   },
 });
 

@@ -80,6 +80,30 @@ describe('zone/read', () => {
   });
 });
 
+describe('zone/list', () => {
+  const ids = (r: { list: Array<{ id: number }> }) => r.list.map((z) => z.id);
+  it('takes the documented filter, tag_ids, offset, limit and with_points', async () => {
+    expect(ids(await d.call('zone/list'))).toEqual([circle, polygon, sausage]);
+    // filter: a part of the label or the address, in any case.
+    expect(ids(await d.call('zone/list', { filter: 'KARLS' }))).toEqual([circle]);
+    expect(ids(await d.call('zone/list', { filter: 'innere' }))).toEqual([polygon]);
+    expect(ids(await d.call('zone/list', { filter: 'nowhere' }))).toEqual([]);
+    // tag_ids: zones carrying all of them.
+    expect(ids(await d.call('zone/list', { tag_ids: [tag] }))).toEqual([circle]);
+    // offset and limit page the list in id order.
+    expect(ids(await d.call('zone/list', { offset: 1, limit: 1 }))).toEqual([polygon]);
+    expect(ids(await d.call('zone/list', { offset: 2 }))).toEqual([sausage]);
+    // with_points: polygons and sausages carry their points; without it none does.
+    const withPoints = (await d.call('zone/list', { with_points: true })).list;
+    expect(withPoints.map((z: { points?: unknown }) => z.points)).toEqual([undefined, ring, line]);
+    expect((await d.call('zone/list')).list.every((z: { points?: unknown }) => z.points === undefined)).toBe(true);
+  });
+  it('7 naming a bad offset or limit', async () => {
+    expect((await d.s.call('zone/list', { hash: d.hash, offset: -1 })).body).toMatchObject({ success: false, status: { code: 7 }, errors: [{ parameter: 'offset' }] });
+    expect((await d.s.call('zone/list', { hash: d.hash, limit: 0 })).body).toMatchObject({ success: false, status: { code: 7 }, errors: [{ parameter: 'limit' }] });
+  });
+});
+
 describe('zone/search_location', () => {
   it('lists id and label of every zone containing the location, in id order', async () => {
     // Karlsplatz lies inside the circle and the polygon, far from the road.
