@@ -3,7 +3,7 @@
  * in this folder runs once per engine with `describe.each(engines())`, each test on a fresh store.
  */
 import { afterAll } from 'vitest';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -11,6 +11,7 @@ import { openStore } from '../../../src/store/index.ts';
 import type { AreaName, DataStore } from '../../../src/store/contract.ts';
 import { openPostgresStore, PG_AREAS } from '../../../src/store/pg/index.ts';
 import { openSql } from '../../helpers/sql.ts';
+import { copyMigratedDatabase } from '../../helpers/template-db.ts';
 
 /**
  * SQL on the engine's own database for fixtures and checks no area offers (rows of tables another
@@ -27,7 +28,7 @@ export interface Engine {
 }
 
 /**
- * What a test file made once (the templates) goes after its last test: the run's check for
+ * What a test file made once (the PostgreSQL template) goes after its last test: the run's check for
  * temporary directories left behind (test/global-setup.ts) comes before the worker exits.
  */
 const afterFile: Array<() => unknown> = [];
@@ -35,27 +36,12 @@ afterAll(async () => {
   for (const step of afterFile.splice(0).reverse()) await step(); // last made, first gone
 });
 
-/** A migrated empty database, made once per test file and copied for each test (migrating takes a second). */
-let template: string | undefined;
-function sqliteTemplate(): string {
-  if (!template) {
-    const dir = mkdtempSync(join(tmpdir(), 'fsm-contract-template-'));
-    template = join(dir, 'fsm.db');
-    openStore(template).close(); // closing checkpoints the WAL into the file
-    afterFile.push(() => {
-      rmSync(dir, { recursive: true, force: true });
-      template = undefined;
-    });
-  }
-  return template;
-}
-
 const sqlite: Engine = {
   name: 'sqlite',
   has: () => true,
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'fsm-contract-'));
-    copyFileSync(sqliteTemplate(), join(dir, 'fsm.db'));
+    copyMigratedDatabase(join(dir, 'fsm.db')); // the run's migrated template (test/global-setup.ts)
     const store = openStore(join(dir, 'fsm.db'));
     const own = openSql(join(dir, 'fsm.db'));
     return {
